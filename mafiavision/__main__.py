@@ -1,0 +1,3 @@
+from mafiavision.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Offline analysis of recorded games, reports, batch."""

@@ -1,0 +1,1 @@
+"""Audio: sources, voice activity, ordinal alignment of the spoken seat numbers."""

@@ -1,0 +1,1 @@
+"""The night: arbiter of hunts and checks, the live night session."""

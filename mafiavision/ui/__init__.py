@@ -1,0 +1,1 @@
+"""The moderator confirmation screen (HTTP + websocket)."""

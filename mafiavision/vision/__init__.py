@@ -1,0 +1,1 @@
+"""Vision: frame sources, table calibration, hand tracking, finger features, gestures."""
