@@ -3,7 +3,7 @@ it has an audio track, and JPEG thumbnails of chosen instants for the report."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -90,51 +90,3 @@ def _jpeg(frame: av.VideoFrame, width: int) -> bytes:
         raise RuntimeError("JPEG encoding failed")
     return data.tobytes()
 
-
-class FrameReader:
-    """Decodes a recording's video stream, turning into RGB images only the frames ``want``
-    accepts (the cheap part of skipping the day: a decoded frame costs ~1 ms, a converted and
-    tracked one far more). A truncated or corrupt file ends the iteration at the last frame that
-    decoded; :attr:`stop_reason` then holds the decoder's message."""
-
-    def __init__(self, path: Path, max_width: int | None = None) -> None:
-        self.path = path
-        self.max_width = max_width
-        self.decoded = 0
-        self.decoded_until = 0.0
-        self.stop_reason: str | None = None
-
-    def frames(self, want: Callable[[float], bool]) -> Iterator[tuple[float, int, np.ndarray]]:
-        """Yields (time, frame index, RGB image) for the frames ``want(time)`` accepts."""
-        try:
-            container = av.open(str(self.path))
-        except av.error.FFmpegError as exc:
-            raise InputError(f"{self.path}: not a readable video file ({exc})") from exc
-        with container:
-            stream = container.streams.video[0]
-            stream.thread_type = "AUTO"
-            packets = container.demux(stream)
-            while True:
-                try:
-                    packet = next(packets)
-                    decoded = packet.decode()
-                except StopIteration:
-                    return
-                except av.error.FFmpegError as exc:
-                    self.stop_reason = str(exc)
-                    return
-                for frame in decoded:
-                    if frame.time is None:
-                        continue
-                    t = float(frame.time)
-                    index = self.decoded
-                    self.decoded += 1
-                    self.decoded_until = t
-                    if want(t):
-                        yield t, index, self._rgb(frame)
-
-    def _rgb(self, frame: av.VideoFrame) -> np.ndarray:
-        if self.max_width is None or frame.width <= self.max_width:
-            return frame.to_ndarray(format="rgb24")
-        height = round(frame.height * self.max_width / frame.width) // 2 * 2
-        return frame.to_ndarray(format="rgb24", width=self.max_width, height=height)
