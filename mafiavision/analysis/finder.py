@@ -4,9 +4,10 @@ A **hunt** is a stretch where one group of seats holds the finger gun raised whi
 counts the seat numbers. Per seat, gun-pose samples closer than ``gap`` seconds are joined into
 holds (a shot briefly breaks the pose) and holds shorter than ``min_hold`` are dropped; holds of
 different seats that overlap for at least half of the shorter one belong to one hunt (so Triad's
-Clan and Yakuza hunts, one after the other, stay two hunts). With audio, a hunt also needs speech
-inside it: at least ``min_words`` voice segments (the count); its confidence grows with the share
-of the hunt's seats the segments cover.
+Clan and Yakuza hunts, one after the other, stay two hunts); two holds of one seat less than
+``rejoin`` seconds apart belong to one hunt (tracking lost the hand for a moment). With audio, a
+hunt also needs speech inside it: at least ``min_words`` voice segments (the count); its
+confidence grows with the share of the hunt's seats the segments cover.
 
 A **check** is a leader showing a seat number: the numbers read at one seat, outside any hunt,
 closer than ``gap`` seconds to each other, form one check; its value is the number held longest.
@@ -31,6 +32,7 @@ from mafiavision.errors import InputError
 class FinderConfig:
     gap: float = 1.0
     min_hold: float = 2.0
+    rejoin: float = 5.0
     member_share: float = 0.5
     min_words: int = 3
 
@@ -110,11 +112,13 @@ def find_hunts(
             i = parent[i]
         return i
 
-    for i, (_, a) in enumerate(holds):
+    for i, (seat_a, a) in enumerate(holds):
         for j in range(i + 1, len(holds)):
-            b = holds[j][1]
+            seat_b, b = holds[j]
             shorter = min(a[1] - a[0], b[1] - b[0])
-            if _overlap(a, b) >= 0.5 * shorter:
+            together = _overlap(a, b) >= 0.5 * shorter
+            same_seat = seat_a == seat_b and max(a[0], b[0]) - min(a[1], b[1]) <= cfg.rejoin
+            if together or same_seat:
                 parent[root(j)] = root(i)
     groups: dict[int, list[tuple[int, tuple[float, float]]]] = {}
     for i, hold in enumerate(holds):

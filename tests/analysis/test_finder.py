@@ -48,6 +48,9 @@ def words(start: float, n: int, step: float = 0.8) -> list[tuple[float, float]]:
         ({1: [(10, 20, "gun")], 2: [(10, 20, "gun")], 8: [(21, 31, "gun")],
           9: [(21.3, 31, "gun")]},
          words(11, 10) + words(22, 10), [(10.0, 19.9, (1, 2)), (21.0, 30.9, (8, 9))]),
+        # tracking loses seat 8 for 1.5 s: its early hold still belongs to the hunt
+        ({2: [(6, 13, "gun")], 8: [(3.5, 6, "gun"), (7.5, 13, "gun")]}, words(4, 10),
+         [(3.5, 12.9, (2, 8))]),
         # a non-bandit raising an open hand meanwhile is not a member
         ({3: [(10, 20, "gun")], 4: [(12, 15, "open")], 7: [(10, 20, "gun")]}, words(11, 10),
          [(10.0, 19.9, (3, 7))]),
@@ -111,7 +114,9 @@ def test_parse_spans_rejects(text) -> None:
         parse_spans(text, "--hunts")
 
 
-def test_config_gap_joins_holds() -> None:
+@pytest.mark.parametrize(
+    ("gap", "rejoin", "hunts"), [(2.0, 0.0, 1), (1.0, 2.0, 1), (1.0, 1.0, 2)]
+)
+def test_config_joins_holds(gap, rejoin, hunts) -> None:
     s = series({3: [(10, 14, "gun"), (15.5, 20, "gun")]})
-    assert len(find_hunts(s, None, 10, FinderConfig(gap=2.0))) == 1
-    assert len(find_hunts(s, None, 10, FinderConfig(gap=1.0))) == 2
+    assert len(find_hunts(s, None, 10, FinderConfig(gap=gap, rejoin=rejoin))) == hunts
