@@ -7,6 +7,7 @@ from typing import Any
 from mafiavision.rules import Game, load_rules
 from mafiavision.rules.rulesets import RuleSet, rules_from_mapping
 from mafiavision.rules.script import Script
+from mafiavision.rules.state import RoundKind
 
 # Seats: town/red leader 2; bandits 4, 6 (leader), 9. Triad: red 1 3 5 6(Commissar) 8 10 12,
 # black 2 7(Boss) 11, yellow 4 9(Kambu).
@@ -38,3 +39,15 @@ def play(name: str, **overrides: Any) -> Script:
 
 def alive(script: Script) -> tuple[int, ...]:
     return script.game.state.alive()
+
+
+def vote_out(script: Script, seat: int) -> None:
+    """The next discussion day: ``seat`` and one other player are nominated; everybody but
+    ``seat`` votes for ``seat``, who leaves."""
+    game = script.game
+    script.until(lambda s: s.action == "speech" and game.state.round == RoundKind.DISCUSSION)
+    first, second = game.state.speakers[:2]
+    other = next(s for s in game.state.alive() if s != seat)
+    script.nominate(first, seat)
+    script.nominate(second, other)
+    script.vote({seat: set(game.state.alive()) - {seat}})
