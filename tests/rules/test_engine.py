@@ -577,8 +577,13 @@ def test_next_step_tells_the_phase_and_who_acts() -> None:
     assert p.game.hunters("mafia") == (4, 6, 9)
     assert p.game.called_seats() == tuple(range(1, 11))
     assert p.game.leader_seat("town") == 2
-    p.hunt("mafia", None)
+    hunt = Hunt(team="mafia", shots=tuple(MemberShot.shot(s, 7) for s in (4, 6, 9)))
+    assert p.game.preview(hunt).verdicts[-1].target == 7  # nothing pushed
+    assert p.game.next_step().action == "hunt" and p.game.is_legal(hunt)
+    p.game.push(hunt)
     assert p.game.next_step().text == "night 1: the don (seat 6) checks"
+    p.until(lambda s: s.action == "last_word")
+    assert p.game.next_step().text == "morning after night 1: seat 7 killed, last word"
     p.game.push(Annul())
     assert p.game.next_step().action is None
 
