@@ -62,3 +62,17 @@ def compose(
             image, (px1 - px0, py1 - py0), interpolation=cv2.INTER_AREA
         )
     return frame
+
+
+def photo_sequences(folder: Path, count: int, length: int) -> list[list[Path]]:
+    """``count`` runs of ``length`` consecutive photos (a moving hand) from an EPSRC-style folder
+    whose files are every 3rd frame of a stream, sorted by frame number."""
+    def frame_number(p: Path) -> tuple[str, int]:
+        stem, _, num = p.stem.rpartition("_")
+        return stem, int(num) if num.isdigit() else 0
+
+    files = sorted((p for p in folder.glob("*.jpg")), key=frame_number)
+    if len(files) < length:
+        raise ValueError(f"{folder}: needs {length} photos, has {len(files)}")
+    step = max(1, (len(files) - length) // max(1, count))
+    return [files[k * step : k * step + length] for k in range(count)]

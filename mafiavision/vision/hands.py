@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -31,7 +31,7 @@ from mafiavision.vision.tracks import Detection, SeatTracks
 WRIST, MIDDLE_MCP = 0, 9
 PALM = (0, 5, 9, 13, 17)
 #: Extra border around a seat's polygon bounding box, as a fraction of its size.
-CROP_MARGIN = 0.05
+CROP_MARGIN = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,18 +94,29 @@ class Landmarker:
             num_hands=num_hands,
         )
         self._landmarker = vision.HandLandmarker.create_from_options(options)
+        self._num_hands = num_hands
+        self._tracked = 0
         self._last_ms = -1
 
-    def detect(self, frame: np.ndarray, crop: SeatCrop, t: float) -> list[Detection]:
-        import mediapipe as mp
-
-        h, w = frame.shape[:2]
-        pixels = np.ascontiguousarray(frame[crop.y0 : crop.y1, crop.x0 : crop.x1])
+    def _call(self, image: Any, t: float) -> Any:
         ms = max(self._last_ms + 1, round(t * 1000))
         self._last_ms = ms
-        result = self._landmarker.detect_for_video(
-            mp.Image(image_format=mp.ImageFormat.SRGB, data=pixels), ms
-        )
+        return self._landmarker.detect_for_video(image, ms)
+
+    def detect(
+        self, pixels: np.ndarray, crop: SeatCrop, frame_size: tuple[int, int], t: float
+    ) -> list[Detection]:
+        """Hands in ``pixels`` (the RGB crop of ``crop``), in the frame's coordinates."""
+        import mediapipe as mp
+
+        w, h = frame_size
+        image = mp.Image(image_format=mp.ImageFormat.SRGB, data=np.ascontiguousarray(pixels))
+        result = self._call(image, t)
+        if self._tracked == self._num_hands and len(result.hand_landmarks) < self._tracked:
+            # While every hand is tracked the palm detector is skipped, and after a loss it only
+            # runs on the next call: make that call now (1 ms later) instead of a frame later.
+            result = self._call(image, t)
+        self._tracked = len(result.hand_landmarks)
         cw, ch = crop.x1 - crop.x0, crop.y1 - crop.y0
         out = []
         for i, hand in enumerate(result.hand_landmarks):
@@ -241,7 +252,7 @@ class SeatTracker:
     def _setup(self, width: int, height: int) -> None:
         self.table.check_frame_size(width, height)
         crops = seat_crops(self.table, width, height)
-        self.close()
+        self._release()
         self._seats = {
             seat: _Seat(crop, SeatGate(), SeatTracks(self.init_delay, self.hit_max))
             for seat, crop in crops.items()
@@ -259,34 +270,43 @@ class SeatTracker:
             self._sweep_pos = (self._sweep_pos + per_frame) % len(inactive)
         return due
 
-    def _landmarker(self, seat: _Seat) -> Landmarker:
-        if seat.landmarker is None:
-            seat.landmarker = Landmarker(self.model, self.hands_per_seat)
-        return seat.landmarker
+    def _detect(self, frame: Frame, seats: list[int]) -> dict[int, list[Detection]]:
+        """Run each listed seat's landmarker on its crop (overridden by the parallel tracker)."""
+        h, w = frame.image.shape[:2]
+        out = {}
+        for number in seats:
+            seat = self._seats[number]
+            if seat.landmarker is None:
+                seat.landmarker = Landmarker(self.model, self.hands_per_seat)
+            c = seat.crop
+            out[number] = seat.landmarker.detect(
+                frame.image[c.y0 : c.y1, c.x0 : c.x1], c, (w, h), frame.t
+            )
+        return out
 
     def update(self, frame: Frame) -> dict[int, list[HandObservation]]:
         """Examine the due seats of ``frame``; every seat's current hands (possibly held)."""
         h, w = frame.image.shape[:2]
         if self._size != (w, h):
             self._setup(w, h)
-        found: dict[int, list[Detection]] = {}
-        gated = 0
-        for number in self.due():
+        due = self.due()
+        jobs = []
+        for number in due:
             seat = self._seats[number]
             c = seat.crop
-            has_hand = bool(seat.tracks.tracks)
-            if self.use_gate and not seat.gate.should_run(
-                frame.image[c.y0 : c.y1, c.x0 : c.x1], frame.t, has_hand
+            if not self.use_gate or seat.gate.should_run(
+                frame.image[c.y0 : c.y1, c.x0 : c.x1], frame.t, bool(seat.tracks.tracks)
             ):
-                gated += 1
-                continue
-            region = self.table.region(number)
-            found[number] = [
+                jobs.append(number)
+        found = {
+            number: [
                 d
-                for d in self._landmarker(seat).detect(frame.image, c, frame.t)
-                if region.contains(*d.center, w, h, margin=0.25 * d.width)
+                for d in dets
+                if self.table.region(number).contains(*d.center, w, h, margin=0.25 * d.width)
             ]
-        self.stats = {"examined": len(found), "gated": gated}
+            for number, dets in self._detect(frame, jobs).items()
+        }
+        self.stats = {"examined": len(jobs), "gated": len(due) - len(jobs)}
         found = resolve_overlaps(found, self.table, w, h)
         out: dict[int, list[HandObservation]] = {}
         for number, seat in self._seats.items():
@@ -320,6 +340,10 @@ class SeatTracker:
             seat.gate.reset()
 
     def close(self) -> None:
+        """Release every landmarker."""
+        self._release()
+
+    def _release(self) -> None:
         for seat in self._seats.values():
             if seat.landmarker is not None:
                 seat.landmarker.close()

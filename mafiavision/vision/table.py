@@ -222,24 +222,3 @@ def ellipse_layout(
         )
     return Table(seats=seats, image_size=image_size, regions=regions)
 
-
-def draw(table: Table, image: np.ndarray, *, active: set[int] | None = None) -> np.ndarray:
-    """A copy of the RGB ``image`` with each seat's region, number and ``toward`` arrow drawn."""
-    import cv2
-
-    out = image.copy()
-    h, w = out.shape[:2]
-    for r in table.regions:
-        colour = (255, 80, 40) if active and r.seat in active else (40, 220, 255)
-        pts = r.pixel_polygon(w, h).round().astype(np.int32)
-        cv2.polylines(out, [pts.reshape(-1, 1, 2)], True, colour, 2, cv2.LINE_AA)
-        cx, cy = pts.mean(axis=0)
-        length = 0.25 * min(np.ptp(pts[:, 0]), np.ptp(pts[:, 1]))
-        tip = (int(cx + r.toward[0] * length), int(cy + r.toward[1] * length))
-        cv2.arrowedLine(out, (int(cx), int(cy)), tip, colour, 2, cv2.LINE_AA, tipLength=0.3)
-        x0, y0 = pts.min(axis=0)
-        cv2.putText(
-            out, str(r.seat), (int(x0) + 6, int(y0) + 28), cv2.FONT_HERSHEY_SIMPLEX, 0.9,
-            colour, 2, cv2.LINE_AA,
-        )
-    return out
