@@ -107,6 +107,12 @@ class VideoFileSource(FrameSource):
             self._container.close()
             raise InputError(f"{path}: has no video stream")
         self._stream = self._container.streams.video[0]
+        if self._stream.codec_context is None:
+            self._container.close()
+            raise InputError(
+                f"{path}: not a readable video file (no decodable video stream: damaged, "
+                "truncated or an unknown codec)"
+            )
         self._stream.thread_type = "AUTO"
         duration = None
         if self._stream.duration is not None and self._stream.time_base is not None:
