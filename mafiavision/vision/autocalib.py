@@ -141,8 +141,7 @@ def calibrate_from_recording(
 
 def _add(places: list[_Place], t: float, pts: np.ndarray) -> None:
     centre = pts[list(PALM)].mean(axis=0)
-    width = float(np.ptp(pts[:, 0]))  # landmark extent across: the hand's width in the image
-    size = float(max(np.ptp(pts, axis=0)))
+    size = float(max(np.ptp(pts, axis=0)))  # the hand's size: its landmark box's longer side
     d = pts[MIDDLE_MCP] - pts[WRIST]
     d = d / (np.linalg.norm(d) or 1.0)
     for place in places:
@@ -152,5 +151,5 @@ def _add(places: list[_Place], t: float, pts: np.ndarray) -> None:
         place = _Place(first_t=t)
         places.append(place)
     place.centres.append(centre)
-    place.widths.append(width)
+    place.widths.append(size)
     place.forearm.append(d)

@@ -36,7 +36,8 @@ class SeatRegion(BaseModel):
     polygon: list[tuple[float, float]] = Field(min_length=3)
     toward: tuple[float, float] = (0.0, 1.0)
     hand_width: float | None = Field(
-        default=None, gt=0, le=1, description="measured hand width, fraction of image width"
+        default=None, gt=0, le=1,
+        description="measured hand size (longer side of its landmark box), fraction of image width",
     )
 
     @field_validator("polygon")
