@@ -159,7 +159,7 @@ class Table(BaseModel):
             px = self.hand_width_px(seat, width, height)
             if px < MIN_HAND_PX:
                 out.append(
-                    f"seat {seat}: a hand there is about {px:.0f} px wide at {width}x{height}, "
+                    f"seat {seat}: a hand there is about {px:.0f} px across at {width}x{height}, "
                     f"below {MIN_HAND_PX:.0f} px: move the camera closer or use a higher resolution"
                 )
         return out
