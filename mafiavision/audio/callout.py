@@ -313,7 +313,8 @@ def callout_from_audio(clip: AudioClip, seats: Sequence[int], detector: SpeechSc
 
 class LiveCallout:
     """Streaming aligner: push chunks as they arrive; each number's window is emitted as soon as
-    its word has ended (the first chunk of silence after it).
+    its word has ended: at the first chunk whose speech score drops (:meth:`Segmenter.tentative`),
+    or for the first number when its segment closes (``min_silence`` later).
 
     Every time a segment's speech pauses, the aligner runs again over all segments so far with an
     open end (:func:`align` ``open_end=True``), and the words it now places that were not emitted
@@ -348,10 +349,13 @@ class LiveCallout:
         closed = self.segmenter.push(chunk.t, score)
         if closed is not None:
             self._put(closed)
-        pause = self.segmenter.tentative(chunk.t + CHUNK_SECONDS)
-        if pause is None or len(self.emitted) == len(self.seats):
+        # the first number waits for its segment to close, so that the first word of a
+        # preamble ("Mafia goes hunting") is not taken for it; later ones go at the first pause
+        pause = self.segmenter.tentative(chunk.t + CHUNK_SECONDS) if self.emitted else None
+        if pause is not None:
+            self._put(pause)
+        if (closed is None and pause is None) or len(self.emitted) == len(self.seats):
             return []
-        self._put(pause)
         al = align(self.segments, len(self.seats), self.params, open_end=True)
         new = []
         for k in range(len(self.emitted), len(al.onsets)):
