@@ -23,6 +23,7 @@ from mafiavision.errors import UserError
 COMMAND_MODULES: tuple[str, ...] = (
     "mafiavision.rules.cli",
     "mafiavision.vision.cli",
+    "mafiavision.audio.cli",
 )
 
 
