@@ -1,0 +1,172 @@
+"""Find hands on a whole still photo with MediaPipe's HandLandmarker in IMAGE mode.
+
+The palm detector sees the image shrunk to 192×192, so a small hand on a big photo, or any hand on
+a tiny photo, is missed. :class:`PhotoHandDetector` therefore
+
+* upscales small images (shorter side below ``min_side``) by an integer factor, and
+* while fewer than ``max_hands`` hands are found, runs further passes: the image inside a
+  replicated border (a hand that fills the photo is often missed), then, on a large image, 3×3
+  overlapping half-size tiles (small hands); a hand overlapping one already found is dropped.
+
+Landmarks are returned normalised to the *original* image, bounding boxes in its pixels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from mafiavision.errors import InputError, MissingInputError
+from mafiavision.vision.models import HandVariant, hand_landmarker_path
+
+
+@dataclass(frozen=True)
+class PhotoHand:
+    """One hand found on a photo."""
+
+    landmarks: np.ndarray  # (21, 3) x, y normalised to the original image, z relative depth
+    world: np.ndarray  # (21, 3) metres, origin near the hand's centre
+    score: float  # handedness score (MediaPipe's presence-like confidence)
+    handedness: str  # "Left" / "Right" as MediaPipe reports it (often wrong: never rely on it)
+    bbox: tuple[float, float, float, float]  # x0, y0, x1, y1 in pixels of the original image
+
+
+def load_rgb(path: Path) -> np.ndarray:
+    """Read an image file as RGB uint8, or raise a one-line user error."""
+    import cv2
+
+    if not path.exists():
+        raise MissingInputError(f"{path}: image not found")
+    bgr = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if bgr is None:
+        raise InputError(f"{path}: not a readable image (expected JPEG, PNG, BMP, WebP…)")
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+
+
+def _bbox(landmarks: np.ndarray, width: int, height: int) -> tuple[float, float, float, float]:
+    xs = np.clip(landmarks[:, 0], 0.0, 1.0) * width
+    ys = np.clip(landmarks[:, 1], 0.0, 1.0) * height
+    return float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max())
+
+
+def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+class PhotoHandDetector:
+    """MediaPipe HandLandmarker (IMAGE mode) over whole photos, with upscaling and tiling."""
+
+    def __init__(
+        self,
+        variant: HandVariant = "full",
+        *,
+        max_hands: int = 2,
+        min_side: int = 300,
+        tile_above: int = 800,
+        min_detection_confidence: float = 0.5,
+    ) -> None:
+        from mediapipe.tasks.python import BaseOptions, vision
+
+        options = vision.HandLandmarkerOptions(
+            base_options=BaseOptions(model_asset_path=str(hand_landmarker_path(variant))),
+            running_mode=vision.RunningMode.IMAGE,
+            num_hands=max_hands,
+            min_hand_detection_confidence=min_detection_confidence,
+        )
+        self._landmarker = vision.HandLandmarker.create_from_options(options)
+        self.max_hands = max_hands
+        self.min_side = min_side
+        self.tile_above = tile_above
+
+    def close(self) -> None:
+        self._landmarker.close()
+
+    def __enter__(self) -> PhotoHandDetector:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _run(self, rgb: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, float, str]]:
+        import mediapipe as mp
+
+        image = mp.Image(image_format=mp.ImageFormat.SRGB, data=np.ascontiguousarray(rgb))
+        result = self._landmarker.detect(image)
+        out = []
+        for lms, world, hand in zip(
+            result.hand_landmarks, result.hand_world_landmarks, result.handedness, strict=True
+        ):
+            out.append(
+                (
+                    np.array([(p.x, p.y, p.z) for p in lms], dtype=np.float32),
+                    np.array([(p.x, p.y, p.z) for p in world], dtype=np.float32),
+                    float(hand[0].score),
+                    str(hand[0].category_name),
+                )
+            )
+        return out
+
+    def _found(
+        self,
+        view: np.ndarray,
+        offset: tuple[int, int],
+        size: tuple[int, int],
+        shape: tuple[int, int],
+        found: list[PhotoHand],
+    ) -> list[PhotoHand]:
+        """Hands on ``view`` that do not overlap one in ``found``, mapped to the original image.
+
+        The view shows the original image (``shape`` = width, height) with its top-left corner at
+        ``offset`` and its extent ``size`` in view pixels."""
+        vh, vw = view.shape[:2]
+        (ox, oy), (sw, sh) = offset, size
+        width, height = shape
+        new: list[PhotoHand] = []
+        for lm, w, s, h in self._run(view):
+            full = lm.copy()
+            full[:, 0] = (lm[:, 0] * vw - ox) / sw
+            full[:, 1] = (lm[:, 1] * vh - oy) / sh
+            box = _bbox(full, width, height)
+            if all(_iou(box, other.bbox) < 0.3 for other in found + new):
+                new.append(PhotoHand(full, w, s, h, box))
+        return new
+
+    def detect(self, rgb: np.ndarray) -> list[PhotoHand]:
+        """Hands on an RGB uint8 image (H×W×3), best first, at most ``max_hands``.
+
+        Passes, each only while fewer than ``max_hands`` hands are found: the (upscaled) image;
+        the same with a replicated border of half its size on every side (a hand filling the
+        photo is often missed by the palm detector: on the sign-language photos this took
+        detection from ~50 % to ~100 %); overlapping tiles of a large image (small hands).
+        """
+        import cv2
+
+        if rgb.ndim != 3 or rgb.shape[2] != 3:
+            raise InputError(f"expected an RGB image H×W×3, got shape {rgb.shape}")
+        height, width = rgb.shape[:2]
+        factor = max(1, int(np.ceil(self.min_side / min(height, width))))
+        work = (
+            cv2.resize(rgb, (width * factor, height * factor), interpolation=cv2.INTER_CUBIC)
+            if factor > 1
+            else rgb
+        )
+        wh, ww = work.shape[:2]
+        hands = self._found(work, (0, 0), (ww, wh), (width, height), [])
+        if len(hands) < self.max_hands:
+            pad = max(wh, ww) // 2
+            padded = cv2.copyMakeBorder(work, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+            hands += self._found(padded, (pad, pad), (ww, wh), (width, height), hands)
+        if len(hands) < self.max_hands and max(height, width) >= self.tile_above:
+            th, tw = height // 2, width // 2
+            for y0 in (0, th // 2, height - th):
+                for x0 in (0, tw // 2, width - tw):
+                    tile = rgb[y0 : y0 + th, x0 : x0 + tw]
+                    hands += self._found(tile, (-x0, -y0), (width, height), (width, height), hands)
+        hands.sort(key=lambda hand: -hand.score)
+        return hands[: self.max_hands]
