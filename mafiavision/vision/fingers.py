@@ -44,8 +44,8 @@ FEATURE_NAMES: dict[str, tuple[str, ...]] = {
 
 def _angle(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Angle in degrees between vectors a and b along the last axis."""
-    cos = np.sum(a * b, axis=-1) / (np.linalg.norm(a, axis=-1) * np.linalg.norm(b, axis=-1) + 1e-9)
-    return np.degrees(np.arccos(np.clip(cos, -1.0, 1.0)))
+    cross = np.linalg.norm(np.cross(a, b), axis=-1)
+    return np.degrees(np.arctan2(cross, np.sum(a * b, axis=-1)))  # stable near 0° and 180°
 
 
 def joint_bends(world: np.ndarray) -> np.ndarray:
