@@ -20,7 +20,10 @@ from mafiavision import __version__
 from mafiavision.errors import UserError
 
 #: Modules that register sub-commands, in the order ``--help`` lists them.
-COMMAND_MODULES: tuple[str, ...] = ("mafiavision.vision.gestures_cli",)
+COMMAND_MODULES: tuple[str, ...] = (
+    "mafiavision.rules.cli",
+    "mafiavision.vision.gestures_cli",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
