@@ -10,11 +10,14 @@ Features per finger (index…pinky):
 * ``bend`` (degrees) at the MCP, PIP and DIP joints — the angle between consecutive bones (the
   MCP bend uses the wrist→MCP "metacarpal" as the previous bone); ``curl`` is their sum: ~0–30°
   for a straight finger, 200–260° in a fist;
-* ``reach``: fingertip-to-wrist distance ÷ MCP-to-wrist distance (≈2 straight, ≈1 folded).
+* ``reach``: fingertip-to-wrist distance ÷ MCP-to-wrist distance (≈2 straight, ≈1 folded);
+  ``tip_over_pip``: the same ÷ PIP-to-wrist (below 1: the tip is folded back past its PIP);
+  ``tip_palm_centre``: tip to the centre of the palm (wrist and four MCPs) ÷ palm size.
 
 The thumb is where naive rules fail, so it gets its own features: the bends at its MCP and IP,
-its tip's distance from the index MCP and from the pinky MCP (÷ palm size: wrist→middle-MCP),
-and how far the tip stands out of the palm plane (÷ palm size).
+its tip's distance from the index, pinky and middle MCPs and from the palm centre (÷ palm size:
+wrist→middle-MCP), how far the tip stands out of the palm plane (÷ palm size), and the angle
+between the thumb (MCP→tip) and the index (MCP→tip).
 
 Each finger's state is a logistic model over its standardised features whose weights were fitted
 on real photos (``scripts/fit_gesture_thresholds.py`` → ``thresholds.json``, with provenance).
@@ -37,8 +40,20 @@ _CHAINS = np.arange(1, 21).reshape(5, 4)  # per finger: base, 2nd, 3rd joint, ti
 
 #: Names of the feature columns of :func:`finger_features`, per finger.
 FEATURE_NAMES: dict[str, tuple[str, ...]] = {
-    "thumb": ("bend_mcp", "bend_ip", "tip_index_mcp", "tip_pinky_mcp", "tip_out_of_palm"),
-    **{name: ("bend_mcp", "bend_pip", "bend_dip", "reach") for name in FINGERS[1:]},
+    "thumb": (
+        "bend_mcp",
+        "bend_ip",
+        "tip_index_mcp",
+        "tip_pinky_mcp",
+        "tip_out_of_palm",
+        "tip_middle_mcp",
+        "angle_to_index",
+        "tip_palm_centre",
+    ),
+    **{
+        name: ("bend_mcp", "bend_pip", "bend_dip", "reach", "tip_over_pip", "tip_palm_centre")
+        for name in FINGERS[1:]
+    },
 }
 
 
@@ -84,13 +99,24 @@ def finger_features(world: np.ndarray) -> FingerFeatures:
     bends = joint_bends(world)
     size = palm_size(world)[..., None] + 1e-9
     wrist = world[..., 0, :]
+    centre = world[..., [0, 5, 9, 13, 17], :].mean(axis=-2)
+
+    def dist(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return np.linalg.norm(a - b, axis=-1)[..., None]
+
     out: dict[str, np.ndarray] = {}
     for f, name in enumerate(FINGERS[1:], start=1):
-        mcp, tip = _CHAINS[f, 0], _CHAINS[f, 3]
-        reach = np.linalg.norm(world[..., tip, :] - wrist, axis=-1) / (
-            np.linalg.norm(world[..., mcp, :] - wrist, axis=-1) + 1e-9
+        mcp, pip = world[..., _CHAINS[f, 0], :], world[..., _CHAINS[f, 1], :]
+        tip_f = world[..., _CHAINS[f, 3], :]
+        out[name] = np.concatenate(
+            [
+                bends[..., f, :],
+                dist(tip_f, wrist) / (dist(mcp, wrist) + 1e-9),
+                dist(tip_f, wrist) / (dist(pip, wrist) + 1e-9),
+                dist(tip_f, centre) / size,
+            ],
+            axis=-1,
         )
-        out[name] = np.concatenate([bends[..., f, :], reach[..., None]], axis=-1)
     tip = world[..., 4, :]
     normal = np.cross(world[..., 5, :] - wrist, world[..., 17, :] - wrist)
     normal /= np.linalg.norm(normal, axis=-1, keepdims=True) + 1e-9
@@ -101,6 +127,9 @@ def finger_features(world: np.ndarray) -> FingerFeatures:
             np.linalg.norm(tip - world[..., 5, :], axis=-1)[..., None] / size,
             np.linalg.norm(tip - world[..., 17, :], axis=-1)[..., None] / size,
             out_of_palm,
+            dist(tip, world[..., 9, :]) / size,
+            _angle(tip - world[..., 2, :], world[..., 8, :] - world[..., 5, :])[..., None],
+            dist(tip, centre) / size,
         ],
         axis=-1,
     )
