@@ -24,6 +24,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "mafiavision.rules.cli",
     "mafiavision.vision.cli",
     "mafiavision.audio.cli",
+    "mafiavision.vision.gestures_cli",
 )
 
 
