@@ -16,8 +16,8 @@ from mafiavision.errors import InputError, MissingInputError
 
 SCHEMA_VERSION = 1
 
-#: How each member of a bandit group behaved during a hunt (``night.arbiter.Observation``).
-MemberKind = Literal["shot", "no_shot", "between_numbers", "more_than_one_shot", "hand_not_seen"]
+#: How each member of a bandit group behaved during a hunt (``rules.ShotKind`` values).
+MemberKind = Literal["shot", "no_shot", "between", "multiple", "not_seen"]
 #: Where the time of a hunt or check came from: found in the recording, or given by hand.
 Origin = Literal["found", "given"]
 

@@ -17,9 +17,6 @@ from pathlib import Path
 
 from mafiavision.analysis.events import CheckRecord, Disagreement, HuntRecord
 
-#: events.json member kinds → the rules engine's ShotKind values.
-SHOT_KINDS = {"shot": "shot", "no_shot": "no_shot", "between_numbers": "between",
-              "more_than_one_shot": "multiple", "hand_not_seen": "not_seen"}
 #: Seconds around a hunt or check within which a record's evidence time matches it.
 MATCH_PAD = 5.0
 
@@ -99,7 +96,7 @@ def _hunt_text(shots: dict[int, tuple[str, int | None]]) -> str:
 
 
 def _analysis_shots(hunt: HuntRecord) -> dict[int, tuple[str, int | None]]:
-    return {m.seat: (SHOT_KINDS[m.kind], m.target) for m in hunt.verdict.members}
+    return {m.seat: (m.kind, m.target) for m in hunt.verdict.members}
 
 
 def compare(entries: list[LiveEntry], hunts: list[HuntRecord], checks: list[CheckRecord]

@@ -91,12 +91,12 @@ def _seen_share(series: SeatSeries, start: float, end: float) -> float:
 
 def _judge(index: int, span: HuntSpan, result: ScanResult, speech: list | None,
            called: list[int]) -> HuntRecord:
-    from mafiavision.night.arbiter import HuntInput, Observation, judge_hunt
+    from mafiavision.night.arbiter import HuntInput, judge_hunt
 
     start, end = span.start - HUNT_PAD, span.end + HUNT_PAD
     shots = [s for s in result.shots if start <= s.t <= end]
     members = span.members or tuple(sorted({s.seat for s in shots}))
-    windows, between_gap = count_windows(speech, start, end, called)
+    windows, between_gap, ends = count_windows(speech, start, end, called)
     verdict = judge_hunt(HuntInput(
         group=f"seats {', '.join(map(str, members))}",
         members=members,
@@ -104,6 +104,7 @@ def _judge(index: int, span: HuntSpan, result: ScanResult, speech: list | None,
         windows=windows,
         between_gap=between_gap,
         seen={m: _seen_share(result.series[m], span.start, span.end) for m in members},
+        word_ends=ends,
         frame_times=[t for t in result.frame_times if start <= t <= end],
     ))
     firsts = [f.shots[0].t for f in verdict.findings if f.shots]
@@ -121,7 +122,7 @@ def _judge(index: int, span: HuntSpan, result: ScanResult, speech: list | None,
             outcome="hit" if verdict.hit is not None else "miss",
             target=verdict.hit,
             members=[MemberRecord(
-                seat=f.seat, kind=Observation(f.observation).value, target=f.target,
+                seat=f.seat, kind=f.observation.value, target=f.target,
                 reason=f.reason, confidence=f.confidence, seen=min(1.0, f.seen),
                 shot_times=[s.t for s in f.shots]) for f in verdict.findings],
             questions=list(verdict.questions),

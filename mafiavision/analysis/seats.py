@@ -26,28 +26,31 @@ class SeatStages:
 
     def __init__(self, seats: Sequence[int]) -> None:
         self.seats = list(seats)
-        self.shot_detectors = {s: ShotDetector(seat=s) for s in self.seats}
-        self.number_readers = {s: NumberReader(seat=s) for s in self.seats}
+        self.shot_detectors = {s: ShotDetector(s) for s in self.seats}
+        self.number_readers = {s: NumberReader(s) for s in self.seats}
         self.shots: list[ShotEvent] = []
         self.numbers: list[NumberEvent] = []
 
     def update(self, t: float, hands: Mapping[int, list[HandObservation]],
                timeline: TimelineBuilder) -> None:
         for seat in self.seats:
-            seen = hands.get(seat, [])
-            best = max(seen, key=lambda h: h.score) if seen else None
+            seen = sorted(hands.get(seat, []), key=lambda h: -h.score)
+            best = seen[0] if seen else None
             self.shots.extend(self.shot_detectors[seat].update(best, t))
-            self.numbers.extend(self.number_readers[seat].update(seen, t))
+            poses = [classify_hand(h.world, h.landmarks) for h in seen[:2]]
+            self._numbers(self.number_readers[seat].update(poses, t))
             if best is None or best.held:
                 timeline.add(seat, t, None, 0, None)
                 continue
-            pose = classify_hand(best.world, best.landmarks)
-            timeline.add(seat, t, pose.pose, pose.count, bend(best.world))
+            timeline.add(seat, t, poses[0].pose, poses[0].count, bend(best.world))
+
+    def _numbers(self, events: list) -> None:
+        self.numbers.extend(e for e in events if isinstance(e, NumberEvent))
 
     def finish(self, t: float) -> tuple[list[ShotEvent], list[NumberEvent]]:
         """Close what is still open at the end of the recording (a number being held)."""
         for seat in self.seats:
             self.shots.extend(self.shot_detectors[seat].update(None, t))
-            self.numbers.extend(self.number_readers[seat].update([], t))
+            self._numbers(self.number_readers[seat].flush())
         return (sorted(self.shots, key=lambda s: s.t),
                 sorted(self.numbers, key=lambda n: n.start))

@@ -30,13 +30,16 @@ def speech_segments(info: MediaInfo) -> tuple[list | None, str | None]:
 
 
 def count_windows(segments: list | None, start: float, end: float, seats: Sequence[int]
-                  ) -> tuple[list, float]:
-    """The number windows of the count spoken in [start, end] and the between-numbers gap;
-    no windows without audio or speech there."""
+                  ) -> tuple[list, float, dict[int, float]]:
+    """The number windows of the count spoken in [start, end], the between-numbers gap and when
+    each number's word ended (where the speech shows it); no windows without speech there."""
     from mafiavision.audio.callout import align, make_windows
+    from mafiavision.night.listener import word_ends
 
     inside = [s for s in segments or [] if s.end > start and s.start < end]
     if not inside:
-        return [], BETWEEN_GAP
-    callout = make_windows(list(seats), align(inside, len(seats)), between_gap=BETWEEN_GAP)
-    return callout.windows, callout.between_gap
+        return [], BETWEEN_GAP, {}
+    alignment = align(inside, len(seats))
+    callout = make_windows(list(seats), alignment, between_gap=BETWEEN_GAP)
+    return (callout.windows, callout.between_gap,
+            word_ends(list(seats), alignment.segments, inside))
