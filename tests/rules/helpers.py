@@ -41,11 +41,17 @@ def alive(script: Script) -> tuple[int, ...]:
     return script.game.state.alive()
 
 
+def to_discussion(script: Script) -> None:
+    """Quietly on to the next discussion round (Kharkiv: past the greeting day)."""
+    game = script.game
+    script.until(lambda s: s.action == "speech" and game.state.round == RoundKind.DISCUSSION)
+
+
 def vote_out(script: Script, seat: int) -> None:
     """The next discussion day: ``seat`` and one other player are nominated; everybody but
     ``seat`` votes for ``seat``, who leaves."""
     game = script.game
-    script.until(lambda s: s.action == "speech" and game.state.round == RoundKind.DISCUSSION)
+    to_discussion(script)
     first, second = game.state.speakers[:2]
     other = next(s for s in game.state.alive() if s != seat)
     script.nominate(first, seat)
