@@ -59,11 +59,11 @@ def deal(rules: RuleSet, s: GameState, a: Deal) -> GameState:
 
 
 def settle_night_zero(rules: RuleSet, s: GameState) -> GameState:
-    steps = s.steps
-    while steps and not step_actors(rules, s, steps[0]):
-        steps = steps[1:]
-    s = replace(s, steps=steps)
-    return s if steps else day.start_day(rules, s)
+    remaining = s.steps
+    while remaining and not step_actors(rules, s, remaining[0]):
+        remaining = remaining[1:]
+    s = replace(s, steps=remaining)
+    return s if remaining else day.start_day(rules, s)
 
 
 def meet(rules: RuleSet, s: GameState, a: Meet) -> GameState:
@@ -117,11 +117,11 @@ def start_night(rules: RuleSet, s: GameState) -> GameState:
 
 
 def settle_night(rules: RuleSet, s: GameState) -> GameState:
-    steps = s.steps
-    while steps and not step_actors(rules, s, steps[0]):
-        steps = steps[1:]
-    s = replace(s, steps=steps)
-    return s if steps else dawn(rules, s)
+    remaining = s.steps
+    while remaining and not step_actors(rules, s, remaining[0]):
+        remaining = remaining[1:]
+    s = replace(s, steps=remaining)
+    return s if remaining else dawn(rules, s)
 
 
 def apply_hit(rules: RuleSet, s: GameState, target: int, earlier: list[int]) -> GameState:
