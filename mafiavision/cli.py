@@ -20,7 +20,12 @@ from mafiavision import __version__
 from mafiavision.errors import UserError
 
 #: Modules that register sub-commands, in the order ``--help`` lists them.
-COMMAND_MODULES: tuple[str, ...] = ("mafiavision.rules.cli",)
+COMMAND_MODULES: tuple[str, ...] = (
+    "mafiavision.rules.cli",
+    "mafiavision.vision.cli",
+    "mafiavision.audio.cli",
+    "mafiavision.vision.gestures_cli",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
