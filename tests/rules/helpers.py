@@ -24,10 +24,11 @@ DEALS: dict[str, list[str]] = {
 BANDIT = {"kharkiv": "mafia", "romanian": "black", "ukrainian": "black"}
 
 
-def rules(name: str, **overrides: Any) -> RuleSet:
+def rules(base: str, /, **overrides: Any) -> RuleSet:
+    """A built-in rule set, or a club variant of it with ``overrides``."""
     if not overrides:
-        return load_rules(name)
-    return rules_from_mapping({"base": name, **overrides}, "test")
+        return load_rules(base)
+    return rules_from_mapping({"base": base, **overrides}, "test")
 
 
 def play(name: str, **overrides: Any) -> Script:
