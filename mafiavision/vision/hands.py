@@ -15,7 +15,10 @@ cheap :class:`~mafiavision.vision.gate.SeatGate` sees nothing new in its crop.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -82,6 +85,22 @@ def seat_crops(table: Table, width: int, height: int) -> dict[int, SeatCrop]:
     return crops
 
 
+@contextmanager
+def native_logs_silenced() -> Iterator[None]:
+    """Silence what MediaPipe's C++ code writes to stderr (INFO lines about LiteRT, XNNPACK)
+    while a landmarker is created and first run; no environment variable turns those off."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
+
+
 class Landmarker:
     """One MediaPipe Tasks HandLandmarker in VIDEO mode, fed crops, answering in frame terms."""
 
@@ -93,15 +112,21 @@ class Landmarker:
             running_mode=vision.RunningMode.VIDEO,
             num_hands=num_hands,
         )
-        self._landmarker = vision.HandLandmarker.create_from_options(options)
+        with native_logs_silenced():
+            self._landmarker = vision.HandLandmarker.create_from_options(options)
         self._num_hands = num_hands
         self._tracked = 0
         self._last_ms = -1
 
     def _call(self, image: Any, t: float) -> Any:
         ms = max(self._last_ms + 1, round(t * 1000))
+        if self._last_ms < 0:  # the first call logs its graph set-up
+            with native_logs_silenced():
+                result = self._landmarker.detect_for_video(image, ms)
+        else:
+            result = self._landmarker.detect_for_video(image, ms)
         self._last_ms = ms
-        return self._landmarker.detect_for_video(image, ms)
+        return result
 
     def detect(
         self, pixels: np.ndarray, crop: SeatCrop, frame_size: tuple[int, int], t: float
