@@ -1,9 +1,10 @@
 """Shots (and numbers) on the rendered sample clips: the real pipeline against exact ground truth.
 
 For each ``sample_videos/<name>.mp4``: PyAV decode → :class:`SeatTracker` (MediaPipe VIDEO mode
-per seat crop, ``--model``) → per-seat :class:`ShotDetector` and :class:`NumberReader`. The
-tracker's observations are recorded once per clip under ``cache/sample_landmarks/`` (``--fresh``
-re-records), so detector changes are re-measured in seconds.
+per seat crop, ``--model``, two hands per seat as the CLI does) → per-seat :class:`ShotDetector`
+and :class:`NumberReader`. The tracker's observations are recorded once per clip under
+``cache/sample_landmarks/`` (``--fresh`` re-records), so detector changes are re-measured in
+seconds.
 
 Shots: a true shot (truth gesture ``kind == "shot"``) is found when an event of its seat lies
 within ±0.3 s of its deepest point; every other event is a false shot. "Non-shooting hand
@@ -49,7 +50,7 @@ def record(clip: Path, model: str, out: Path) -> None:
     rows: dict[str, list] = {k: [] for k in ("seat", "t", "world", "landmarks", "score", "held")}
     times = []
     start = time.perf_counter()
-    with SeatTracker(table, model=model) as tracker:  # type: ignore[arg-type]
+    with SeatTracker(table, model=model, hands_per_seat=2) as tracker:  # type: ignore[arg-type]
         for frame in open_source(clip):
             times.append(frame.t)
             for seat, hands in tracker.update(frame).items():
