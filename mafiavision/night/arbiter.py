@@ -1,0 +1,421 @@
+"""The night arbiter: shots, number windows and the game situation → verdicts for the moderator.
+
+Pure logic, no I/O. It reads the contract types of the other stages by their attributes only
+(:class:`ShotLike` is ``mafiavision.vision.shots.ShotEvent``, :class:`WindowLike` is
+``mafiavision.audio.callout.NumberWindow``, :class:`NumberLike` is
+``mafiavision.vision.numbers.NumberEvent``), so it never imports vision or audio.
+
+Every verdict carries its evidence and a confidence in [0, 1]. Whatever the arbiter is not sure
+of becomes a **question** for the moderator (``verdict.questions``); the screen never confirms a
+verdict with open questions by itself. Nothing uncertain turns silently into a hit or a miss.
+
+How a member's shots become an observation (``Config`` holds every threshold):
+
+* no shot, and the hand seen in at least ``min_seen`` of the hunt's frames → ``no_shot``
+  (confidence = the share of frames the hand was seen, since an unseen squeeze cannot be ruled
+  out); seen less → ``hand_not_seen`` (always a question);
+* two or more shots → ``more_than_one_shot``;
+* one shot at time *t*: the number window containing *t* gives the seat; *t* within
+  ``between_gap`` of a boundary between two consecutive windows → ``between_numbers``; *t* outside
+  every window → ``between_numbers`` with a question (a shot before the first or after the last
+  number); the confidence is the least of the shot's, the window's and a margin factor
+  ``min(1, distance_to_nearest_boundary / (2 * between_gap))``.
+
+The group hits seat *k* when every living member's observation is a shot on *k*. Otherwise it is
+a miss, and each member gets a reason: ``no shot``, ``another number`` (a shot on a number other
+than the one most members agreed on; all of them when no number has a strict majority),
+``between numbers``, ``two shots``, ``hand not seen``.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Protocol
+
+
+class ShotLike(Protocol):
+    seat: int
+    t: float
+    duration: float
+    depth: float
+    confidence: float
+
+
+class WindowLike(Protocol):
+    seat: int
+    start: float
+    end: float
+    onset: float
+    confidence: float
+
+
+class NumberLike(Protocol):
+    seat: int
+    start: float
+    end: float
+    value: int
+    confidence: float
+
+
+class Observation(StrEnum):
+    """What the camera saw of one member during a hunt (the rules engine's vocabulary)."""
+
+    SHOT = "shot"
+    NO_SHOT = "no_shot"
+    BETWEEN_NUMBERS = "between_numbers"
+    MORE_THAN_ONE_SHOT = "more_than_one_shot"
+    HAND_NOT_SEEN = "hand_not_seen"
+
+
+REASONS: dict[Observation, str] = {
+    Observation.NO_SHOT: "no shot",
+    Observation.BETWEEN_NUMBERS: "between numbers",
+    Observation.MORE_THAN_ONE_SHOT: "two shots",
+    Observation.HAND_NOT_SEEN: "hand not seen",
+}
+ANOTHER_NUMBER = "another number"
+
+
+@dataclass(frozen=True)
+class Config:
+    """Thresholds of the arbiter. Below ``sure`` a confidence turns into a question."""
+
+    sure: float = 0.7
+    min_seen: float = 0.5
+    orders_count: int = 3
+
+
+@dataclass(frozen=True)
+class ShotEvidence:
+    seat: int
+    t: float
+    duration: float
+    depth: float
+    confidence: float
+    frame: int | None
+    window_seat: int | None
+
+
+@dataclass(frozen=True)
+class MemberFinding:
+    seat: int
+    observation: Observation
+    target: int | None
+    reason: str
+    confidence: float
+    shots: tuple[ShotEvidence, ...]
+    seen: float
+    doubts: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class WindowEvidence:
+    seat: int
+    start: float
+    end: float
+    onset: float
+    confidence: float
+
+
+@dataclass(frozen=True)
+class HuntVerdict:
+    group: str
+    members: tuple[int, ...]
+    hit: int | None
+    findings: tuple[MemberFinding, ...]
+    windows: tuple[WindowEvidence, ...]
+    between_gap: float
+    confidence: float
+    questions: tuple[str, ...]
+
+    @property
+    def needs_moderator(self) -> bool:
+        return bool(self.questions)
+
+    @property
+    def summary(self) -> str:
+        if self.hit is not None:
+            return f"{self.group}: hit on seat {self.hit}"
+        reasons = ", ".join(f"seat {f.seat}: {f.reason}" for f in self.findings)
+        return f"{self.group}: miss ({reasons})"
+
+
+@dataclass(frozen=True)
+class HuntInput:
+    """One hunt: the living members of the hunting group and what was recorded meanwhile."""
+
+    group: str
+    members: tuple[int, ...]
+    shots: Sequence[ShotLike]
+    windows: Sequence[WindowLike]
+    between_gap: float
+    seen: Mapping[int, float]
+    frame_times: Sequence[float] = field(default_factory=tuple)
+
+
+def frame_index(frame_times: Sequence[float], t: float) -> int | None:
+    """Index of the frame nearest to ``t`` in a sorted list of frame times (None when empty)."""
+    if not frame_times:
+        return None
+    i = bisect.bisect_left(frame_times, t)
+    if i == 0:
+        return 0
+    if i == len(frame_times):
+        return len(frame_times) - 1
+    return i if frame_times[i] - t < t - frame_times[i - 1] else i - 1
+
+
+@dataclass(frozen=True)
+class _Located:
+    seat: int | None
+    between: bool
+    margin: float
+    window_confidence: float
+    doubt: str | None
+
+
+def locate(t: float, windows: Sequence[WindowLike], between_gap: float) -> _Located:
+    """Which number a shot at ``t`` counts for (see the module docstring for the rule)."""
+    ordered = sorted(windows, key=lambda w: w.start)
+    if not ordered:
+        return _Located(None, True, 0.0, 0.0, f"no number windows: a shot at {t:.2f} s")
+    inside = [w for w in ordered if w.start <= t < w.end]
+    if not inside:
+        return _Located(
+            None, True, 0.0, 0.0, f"a shot at {t:.2f} s lies outside the count "
+            f"({ordered[0].start:.2f}–{ordered[-1].end:.2f} s)"
+        )
+    w = inside[0]
+    # Boundaries between consecutive windows (the outer edges of the count are not boundaries).
+    bounds = [a.end for a in ordered[:-1]]
+    distance = min((abs(t - b) for b in bounds), default=float("inf"))
+    if distance <= between_gap:
+        return _Located(None, True, 1.0, w.confidence, None)
+    margin = 1.0 if between_gap <= 0 else min(1.0, distance / (2 * between_gap))
+    return _Located(w.seat, False, margin, w.confidence, None)
+
+
+def _finding(
+    seat: int, shots: list[ShotLike], hunt: HuntInput, config: Config
+) -> MemberFinding:
+    seen = float(hunt.seen.get(seat, 0.0))
+    evidence = tuple(
+        ShotEvidence(
+            seat=s.seat, t=s.t, duration=s.duration, depth=s.depth, confidence=s.confidence,
+            frame=frame_index(hunt.frame_times, s.t),
+            window_seat=locate(s.t, hunt.windows, hunt.between_gap).seat,
+        )
+        for s in sorted(shots, key=lambda s: s.t)
+    )
+    doubts: list[str] = []
+    if not shots:
+        if seen < config.min_seen:
+            return MemberFinding(
+                seat, Observation.HAND_NOT_SEEN, None, REASONS[Observation.HAND_NOT_SEEN],
+                0.0, (), seen,
+                (f"seat {seat}'s hand was seen in only {seen:.0%} of the hunt",),
+            )
+        if seen < config.sure:
+            doubts.append(f"seat {seat}'s hand was seen in only {seen:.0%} of the hunt: "
+                          "a shot may have been missed")
+        return MemberFinding(seat, Observation.NO_SHOT, None, REASONS[Observation.NO_SHOT],
+                             seen, (), seen, tuple(doubts))
+    if len(shots) > 1:
+        weakest = min(s.confidence for s in shots)
+        if weakest < config.sure:
+            doubts.append(f"seat {seat}: {len(shots)} shots, the weakest at "
+                          f"{weakest:.0%} confidence")
+        return MemberFinding(
+            seat, Observation.MORE_THAN_ONE_SHOT, None, REASONS[Observation.MORE_THAN_ONE_SHOT],
+            weakest, evidence, seen, tuple(doubts),
+        )
+    shot = shots[0]
+    where = locate(shot.t, hunt.windows, hunt.between_gap)
+    confidence = min(shot.confidence, where.window_confidence, where.margin)
+    if where.doubt:
+        doubts.append(where.doubt)
+    if shot.confidence < config.sure:
+        doubts.append(f"seat {seat}'s shot at {shot.t:.2f} s is weak "
+                      f"({shot.confidence:.0%} confidence)")
+    if where.window_confidence < config.sure and where.doubt is None:
+        doubts.append(f"the timing of the numbers around {shot.t:.2f} s is uncertain "
+                      f"({where.window_confidence:.0%})")
+    if where.margin < config.sure:
+        doubts.append(f"seat {seat}'s shot at {shot.t:.2f} s is close to the boundary "
+                      "between two numbers")
+    if where.between:
+        return MemberFinding(
+            seat, Observation.BETWEEN_NUMBERS, None, REASONS[Observation.BETWEEN_NUMBERS],
+            confidence, evidence, seen, tuple(doubts),
+        )
+    return MemberFinding(seat, Observation.SHOT, where.seat, f"shot on {where.seat}",
+                         confidence, evidence, seen, tuple(doubts))
+
+
+def judge_hunt(hunt: HuntInput, config: Config | None = None) -> HuntVerdict:
+    """The verdict of one hunt: hit on a seat or a miss with a reason per member."""
+    config = config or Config()
+    if not hunt.members:
+        raise ValueError(f"hunt of {hunt.group!r}: the group has no living member")
+    member_set = set(hunt.members)
+    per_seat: dict[int, list[ShotLike]] = {m: [] for m in hunt.members}
+    for shot in hunt.shots:
+        if shot.seat in member_set:
+            per_seat[shot.seat].append(shot)
+    findings = [_finding(m, per_seat[m], hunt, config) for m in hunt.members]
+
+    targets = Counter(f.target for f in findings if f.observation is Observation.SHOT)
+    hit: int | None = None
+    if len(targets) == 1 and targets.total() == len(findings):
+        hit = next(iter(targets))
+    else:
+        top = targets.most_common(2)
+        agreed = top[0][0] if top and (len(top) == 1 or top[0][1] > top[1][1]) else None
+        findings = [
+            f if f.observation is not Observation.SHOT or f.target == agreed
+            else MemberFinding(f.seat, f.observation, f.target,
+                               f"{ANOTHER_NUMBER} ({f.target})", f.confidence, f.shots, f.seen,
+                               f.doubts)
+            for f in findings
+        ]
+    questions = tuple(d for f in findings for d in f.doubts)
+    return HuntVerdict(
+        group=hunt.group,
+        members=tuple(hunt.members),
+        hit=hit,
+        findings=tuple(findings),
+        windows=tuple(
+            WindowEvidence(w.seat, w.start, w.end, w.onset, w.confidence)
+            for w in sorted(hunt.windows, key=lambda w: w.start)
+        ),
+        between_gap=hunt.between_gap,
+        confidence=min(f.confidence for f in findings),
+        questions=questions,
+    )
+
+
+@dataclass(frozen=True)
+class CheckReading:
+    """A leader's check: the number read, put to the moderator as a yes/no question."""
+
+    leader: int
+    target: int | None
+    question: str
+    confidence: float
+    numbers: tuple[int, ...]
+    doubts: tuple[str, ...]
+
+    @property
+    def needs_moderator(self) -> bool:
+        return bool(self.doubts)
+
+
+def _confident_values(
+    numbers: Sequence[NumberLike], seat: int, valid: set[int], config: Config
+) -> tuple[list[int], list[str], float]:
+    mine = sorted((n for n in numbers if n.seat == seat), key=lambda n: n.start)
+    doubts: list[str] = []
+    values: list[int] = []
+    confidence = 1.0
+    for n in mine:
+        if n.value not in valid:
+            doubts.append(f"seat {seat} showed {n.value}, which is not a seat that can be named")
+            continue
+        if n.confidence < config.sure:
+            doubts.append(f"seat {seat}'s number {n.value} was read with only "
+                          f"{n.confidence:.0%} confidence")
+        confidence = min(confidence, n.confidence)
+        values.append(n.value)
+    return values, doubts, confidence
+
+
+def read_check(
+    leader: int,
+    looking_for: str,
+    numbers: Sequence[NumberLike],
+    valid_targets: Sequence[int],
+    config: Config | None = None,
+) -> CheckReading:
+    """The seat a leader showed during a check (``looking_for`` e.g. "the Sheriff")."""
+    config = config or Config()
+    values, doubts, confidence = _confident_values(numbers, leader, set(valid_targets), config)
+    distinct = list(dict.fromkeys(values))
+    if len(distinct) == 1:
+        target = distinct[0]
+        question = f"Is seat {target} {looking_for}?"
+    else:
+        target = None
+        confidence = 0.0
+        question = f"Which seat did seat {leader} show, looking for {looking_for}?"
+        doubts.append(
+            f"no number read from seat {leader}" if not distinct
+            else f"seat {leader} showed several numbers: {', '.join(map(str, distinct))}"
+        )
+    return CheckReading(leader, target, question, confidence, tuple(values), tuple(doubts))
+
+
+@dataclass(frozen=True)
+class OrdersReading:
+    """The Don's night-zero orders: the seats to shoot on nights 1, 2, 3, shown twice."""
+
+    leader: int
+    orders: tuple[int, ...] | None
+    passes: tuple[tuple[int, ...], ...]
+    confidence: float
+    doubts: tuple[str, ...]
+
+    @property
+    def needs_moderator(self) -> bool:
+        return bool(self.doubts)
+
+
+def read_orders(
+    leader: int,
+    numbers: Sequence[NumberLike],
+    valid_targets: Sequence[int],
+    config: Config | None = None,
+) -> OrdersReading:
+    """Split the Don's numbers into passes of ``orders_count`` and compare the two passes."""
+    config = config or Config()
+    values, doubts, confidence = _confident_values(numbers, leader, set(valid_targets), config)
+    k = config.orders_count
+    passes = tuple(tuple(values[i:i + k]) for i in range(0, len(values), k))
+    orders: tuple[int, ...] | None = None
+    if len(values) == 2 * k and passes[0] == passes[1]:
+        orders = passes[0]
+    elif len(values) == k:
+        orders = passes[0]
+        doubts.append(f"the orders were read once only: {', '.join(map(str, orders))}")
+    else:
+        shown = " / ".join(", ".join(map(str, p)) for p in passes) or "nothing"
+        doubts.append(f"the two passes of seat {leader}'s orders do not agree: {shown}")
+        confidence = 0.0
+    return OrdersReading(leader, orders, passes, confidence, tuple(doubts))
+
+
+@dataclass(frozen=True)
+class RaisedHandReading:
+    """A leader raising a hand to meet the moderator (the Sheriff on night zero)."""
+
+    seat: int
+    raised: bool
+    seen: float
+    doubts: tuple[str, ...]
+
+    @property
+    def needs_moderator(self) -> bool:
+        return bool(self.doubts)
+
+
+def read_raised_hand(seat: int, seen: float, config: Config | None = None) -> RaisedHandReading:
+    """``seen``: the share of the step's frames in which a hand was found at ``seat``."""
+    config = config or Config()
+    raised = seen >= config.min_seen
+    doubts: tuple[str, ...] = ()
+    if 1 - config.sure < seen < config.sure:
+        doubts = (f"seat {seat}'s hand was seen in {seen:.0%} of the frames: raised or not?",)
+    return RaisedHandReading(seat, raised, seen, doubts)
