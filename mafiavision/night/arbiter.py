@@ -155,6 +155,8 @@ class HuntInput:
     between_gap: float
     seen: Mapping[int, float]
     frame_times: Sequence[float] = field(default_factory=tuple)
+    #: The source's frame index of each entry of ``frame_times`` (default: the position).
+    frame_numbers: Sequence[int] = field(default_factory=tuple)
 
 
 def frame_index(frame_times: Sequence[float], t: float) -> int | None:
@@ -167,6 +169,13 @@ def frame_index(frame_times: Sequence[float], t: float) -> int | None:
     if i == len(frame_times):
         return len(frame_times) - 1
     return i if frame_times[i] - t < t - frame_times[i - 1] else i - 1
+
+
+def _frame_number(hunt: HuntInput, t: float) -> int | None:
+    i = frame_index(hunt.frame_times, t)
+    if i is None or not hunt.frame_numbers:
+        return i
+    return hunt.frame_numbers[i]
 
 
 @dataclass(frozen=True)
@@ -206,7 +215,7 @@ def _finding(
     evidence = tuple(
         ShotEvidence(
             seat=s.seat, t=s.t, duration=s.duration, depth=s.depth, confidence=s.confidence,
-            frame=frame_index(hunt.frame_times, s.t),
+            frame=_frame_number(hunt, s.t),
             window_seat=locate(s.t, hunt.windows, hunt.between_gap).seat,
         )
         for s in sorted(shots, key=lambda s: s.t)

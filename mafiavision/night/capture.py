@@ -1,0 +1,86 @@
+"""What one night step records: frames seen per seat, shots, numbers, taps and evidence crops.
+
+The pipeline thread feeds it frame by frame (``add_frame``) while the session has a step open;
+``close`` freezes it. Plain lists and numpy arrays (hot loop), guarded by a lock because the
+pipeline writes while the web thread reads the live view.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+#: Seconds of evidence kept on each side of a shot for the frame strip.
+STRIP_SPAN = 0.6
+#: Frames in a strip.
+STRIP_FRAMES = 7
+
+
+@dataclass
+class Capture:
+    """The record of one step (a hunt, a check, the Don's orders, a raised hand)."""
+
+    seats: tuple[int, ...]
+    started: float | None = None
+    frame_times: list[float] = field(default_factory=list)
+    frame_indices: list[int] = field(default_factory=list)
+    seen_frames: dict[int, int] = field(default_factory=dict)
+    shots: list[Any] = field(default_factory=list)
+    numbers: list[Any] = field(default_factory=list)
+    taps: list[float] = field(default_factory=list)
+    crops: dict[int, list[tuple[float, np.ndarray]]] = field(default_factory=dict)
+    closed: bool = False
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def add_frame(
+        self,
+        t: float,
+        index: int,
+        seen: set[int],
+        crops: dict[int, np.ndarray],
+        shots: list[Any],
+        numbers: list[Any],
+    ) -> None:
+        with self._lock:
+            if self.closed:
+                return
+            if self.started is None:
+                self.started = t
+            self.frame_times.append(t)
+            self.frame_indices.append(index)
+            for seat in seen:
+                self.seen_frames[seat] = self.seen_frames.get(seat, 0) + 1
+            for seat, crop in crops.items():
+                self.crops.setdefault(seat, []).append((t, crop))
+            self.shots.extend(shots)
+            self.numbers.extend(numbers)
+
+    def tap(self, t: float) -> None:
+        with self._lock:
+            if not self.closed:
+                self.taps.append(t)
+
+    def close(self) -> None:
+        with self._lock:
+            self.closed = True
+
+    @property
+    def last_time(self) -> float | None:
+        return self.frame_times[-1] if self.frame_times else None
+
+    def seen(self) -> dict[int, float]:
+        """The share of the step's frames in which each seat's hand was found."""
+        n = len(self.frame_times)
+        return {s: (self.seen_frames.get(s, 0) / n if n else 0.0) for s in self.seats}
+
+    def strip(self, seat: int, t: float) -> list[np.ndarray]:
+        """Up to ``STRIP_FRAMES`` crops of ``seat`` evenly spread over ``t ± STRIP_SPAN``."""
+        with self._lock:
+            near = [(ft, c) for ft, c in self.crops.get(seat, []) if abs(ft - t) <= STRIP_SPAN]
+        if not near:
+            return []
+        picks = np.linspace(0, len(near) - 1, min(STRIP_FRAMES, len(near))).round().astype(int)
+        return [near[i][1] for i in dict.fromkeys(picks.tolist())]

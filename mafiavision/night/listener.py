@@ -1,0 +1,141 @@
+"""The live ear: audio chunks → speech segments, and the called numbers' windows on demand.
+
+One code path for a microphone and for a file's audio track paced at real time. The thread scores
+each chunk with the voice-activity detector and keeps the closed speech segments; the session
+asks :meth:`Listener.count` during a hunt, which aligns the segments heard since the hunt began
+to the called seats (``mafiavision.audio.callout.align``) and says whether the count is over.
+
+Times are put on the video's clock: a file's audio track already is; a microphone's chunk times
+are shifted by ``offset`` (set once by the session from the first frame and chunk).
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+#: Seconds without a chunk before the microphone counts as dropped out.
+STALL_SECONDS = 1.0
+
+
+@dataclass(frozen=True)
+class CountState:
+    """The windows of the numbers heard so far, and whether the last one has closed."""
+
+    callout: Any  # mafiavision.audio.callout.Callout
+    complete: bool
+    closed_at: float | None  # when the last window closed (video clock)
+
+
+class Listener:
+    def __init__(
+        self,
+        open_chunks: Callable[[], Iterable[Any]],
+        *,
+        reopen: bool,
+        lead: float = 0.0,
+        between_gap: float = 0.15,
+        detector: str = "auto",
+    ) -> None:
+        from mafiavision.audio.vad import Segmenter, make_detector
+
+        self._open_chunks = open_chunks
+        self._reopen = reopen
+        self._detector = make_detector(detector)  # type: ignore[arg-type]
+        self._segmenter = Segmenter()
+        self.lead = lead
+        self.between_gap = between_gap
+        self.offset = 0.0
+        self.segments: list[Any] = []
+        self.t: float | None = None
+        self.warning: str | None = None
+        self._last_wall = time.monotonic()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="listener", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+    def stalled(self) -> bool:
+        return time.monotonic() - self._last_wall > STALL_SECONDS
+
+    def segments_since(self, since: float) -> list[Any]:
+        with self._lock:
+            return [s for s in self.segments if s.end > since]
+
+    def count(self, since: float, seats: Sequence[int]) -> CountState | None:
+        """Align the speech since ``since`` to ``seats``; None while nothing was heard."""
+        from mafiavision.audio.callout import align, make_windows
+
+        segments = self.segments_since(since)
+        if not segments or not seats:
+            return None
+        alignment = align(segments, len(seats))
+        callout = make_windows(seats, alignment, lead=self.lead, between_gap=self.between_gap)
+        last = callout.windows[-1]
+        now = self.t
+        open_speech = self._segmenter.open_onset is not None
+        # Over when the last word was really heard (not interpolated), at most one word is
+        # missing, no speech is going on, and the last window's end has passed.
+        complete = (
+            not alignment.interpolated[-1]
+            and sum(alignment.interpolated) <= 1
+            and not open_speech
+            and now is not None
+            and now >= last.end
+        )
+        return CountState(callout, complete, last.end if complete else None)
+
+    def windows_from_taps(self, taps: Sequence[float], seats: Sequence[int], since: float) -> Any:
+        """Tap mode: one tap per called number, snapped to the nearest voice onset."""
+        from mafiavision.audio.callout import Alignment, make_windows
+        from mafiavision.audio.cues import snap_taps
+
+        snapped = snap_taps(taps, self.segments_since(since))
+        onsets = [s.onset for s in snapped]
+        steps = [b - a for a, b in itertools.pairwise(onsets)]
+        interval = sorted(steps)[len(steps) // 2] if steps else 1.0
+        alignment = Alignment(onsets=onsets, confidences=[1.0 if s.snapped else 0.6
+                                                          for s in snapped],
+                              interpolated=[False] * len(onsets), interval=interval, cost=0.0)
+        return make_windows(seats[: len(onsets)], alignment, lead=self.lead,
+                            between_gap=self.between_gap)
+
+    def _run(self) -> None:
+        delay = 0.5
+        while not self._stop.is_set():
+            try:
+                for chunk in self._open_chunks():
+                    if self._stop.is_set():
+                        return
+                    self._push(chunk)
+                    delay = 0.5
+            except Exception as exc:  # a microphone that fails is reported and reopened
+                self.warning = f"microphone: {exc} — listening paused, retrying"
+            if not self._reopen:
+                closed = self._segmenter.flush()
+                if closed is not None:
+                    with self._lock:
+                        self.segments.append(closed)
+                return
+            self._stop.wait(delay)
+            delay = min(delay * 2, 8.0)
+
+    def _push(self, chunk: Any) -> None:
+        self._last_wall = time.monotonic()
+        self.warning = None
+        t = chunk.t + self.offset
+        closed = self._segmenter.push(t, self._detector.score(chunk.samples))
+        if closed is not None:
+            with self._lock:
+                self.segments.append(closed)
+        self.t = t + len(chunk.samples) / 16_000

@@ -1,0 +1,463 @@
+"""The live session: follows the game's script, records each night step, asks the moderator.
+
+It is the controller of the confirmation screen (:class:`mafiavision.ui.app.Controller`):
+
+* at every step of the game (:func:`mafiavision.night.script.current_step`) it tells the tracker
+  which seats matter (``set_active``) and, for a night step, opens a
+  :class:`~mafiavision.night.capture.Capture`;
+* a background poll closes the capture when the step is over — a hunt when the count of numbers
+  is over (the last window closed), a check when a number was read, the Don's orders when both
+  passes were read, a raised hand after ``HAND_SECONDS`` — and turns it into a card with the
+  arbiter (:mod:`mafiavision.night.arbiter`);
+* the moderator's confirmation or correction becomes a rules action, pushed to the game and
+  appended (flushed) to the record **before** the command is answered; undo pops it and appends
+  an undo line;
+* a source that drops out shows a warning; the step stays open and nothing recorded is lost.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import cv2
+import numpy as np
+
+from mafiavision.night import arbiter
+from mafiavision.night.capture import Capture
+from mafiavision.night.cards import Card
+from mafiavision.night.script import Step, current_step
+from mafiavision.ui import commands as cmd
+
+#: Seconds a raised-hand step records before its card appears.
+HAND_SECONDS = 3.0
+#: Seconds a check waits after its first steady number before the card appears.
+CHECK_SETTLE = 0.5
+#: Seconds between two polls of an open capture.
+POLL_SECONDS = 0.1
+#: Entries of the screen's log.
+LOG_LINES = 30
+
+
+class LiveSession:
+    def __init__(
+        self,
+        game: Any,
+        record: Any,
+        *,
+        pipeline: Any | None = None,
+        listener: Any | None = None,
+        config: arbiter.Config | None = None,
+    ) -> None:
+        self.game = game
+        self.rules = game.rules
+        self.record = record
+        self.pipeline = pipeline
+        self.listener = listener
+        self.config = config or arbiter.Config()
+        self._lock = threading.RLock()
+        self._version = 0
+        self._step: Step = current_step(game.state, self.rules)
+        self._step_key: tuple[Any, ...] | None = None
+        self._capture: Capture | None = None
+        self._card: Card | None = None
+        self._cards = 0
+        self._ready_at: float | None = None
+        self._log: list[str] = []
+        self._stop = threading.Event()
+        self._poller = threading.Thread(target=self._poll_loop, name="session-poll", daemon=True)
+        self._warnings: tuple[str, ...] = ()
+        #: Wall-clock latency (s) from the last number window's close to its card, per hunt.
+        self.card_latency: list[float] = []
+
+    # -- life cycle ------------------------------------------------------------------------
+    def start(self) -> None:
+        if self.pipeline is not None:
+            self.pipeline.start()
+        if self.listener is not None:
+            self.listener.start()
+        with self._lock:
+            self._enter_step()
+        self._poller.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._poller.is_alive():
+            self._poller.join(timeout=2)
+        if self.pipeline is not None:
+            self.pipeline.stop()
+        if self.listener is not None:
+            self.listener.stop()
+
+    @property
+    def version(self) -> int:
+        return self._version
+
+    def _changed(self) -> None:
+        self._version += 1
+
+    # -- the clock ----------------------------------------------------------------------------
+    def now(self) -> float | None:
+        """The current time on the input's clock (the latest frame, advanced by wall time)."""
+        if self.pipeline is not None and self.pipeline.status.t is not None:
+            return self.pipeline.status.t + self.pipeline.since_last_frame()
+        if self.listener is not None:
+            return self.listener.t
+        return None
+
+    # -- steps and captures ---------------------------------------------------------------------
+    def _enter_step(self) -> None:
+        state = self.game.state
+        step = current_step(state, self.rules)
+        key = step.key(state)
+        if key == self._step_key:
+            return
+        self._step, self._step_key, self._card = step, key, None
+        if self.pipeline is not None:
+            self.pipeline.set_active(step.seats)
+        self._open_capture()
+        if step.kind == "meet" and not step.orders:
+            self._card = self._new_card(arbiter.OrdersReading(step.leader or 0, (), (), 1.0, ()))
+        self._changed()
+
+    def _open_capture(self) -> None:
+        if self._capture is not None:
+            self._capture.close()
+        self._capture = None
+        self._ready_at = None
+        step = self._step
+        if not step.camera or not step.seats:
+            if self.pipeline is not None:
+                self.pipeline.attach(None)
+            return
+        self._capture = Capture(seats=step.seats, started=self.now())
+        if self.pipeline is not None:
+            self.pipeline.attach(self._capture)
+
+    def _poll_loop(self) -> None:
+        while not self._stop.wait(POLL_SECONDS):
+            with self._lock:
+                warnings = self._collect_warnings()
+                if warnings != self._warnings:
+                    self._warnings = warnings
+                    self._changed()
+                if self._capture is not None and self._card is None and self._step_over():
+                    self._finish()
+
+    def _collect_warnings(self) -> tuple[str, ...]:
+        out = []
+        if self.pipeline is not None and self.pipeline.status.warning:
+            out.append(self.pipeline.status.warning)
+        if self.listener is not None:
+            if self.listener.warning:
+                out.append(self.listener.warning)
+            elif self._step.kind == "hunt" and self.listener.stalled():
+                out.append("microphone: no sound — tap the numbers instead")
+        return tuple(out)
+
+    def _step_over(self) -> bool:
+        capture, step = self._capture, self._step
+        assert capture is not None
+        if step.kind == "hunt":
+            if self.listener is None or capture.taps:
+                return len(capture.taps) >= len(step.called) and self._taps_closed()
+            since = capture.started if capture.started is not None else 0.0
+            count = self.listener.count(since, step.called)
+            if count is None or not count.complete:
+                return False
+            self._ready_at = count.closed_at
+            return True
+        now = self.now()
+        if now is None or capture.started is None:
+            return False
+        if step.kind == "leader":
+            return now - capture.started >= HAND_SECONDS
+        if step.kind == "check":
+            sure = [n for n in capture.numbers if n.confidence >= self.config.sure]
+            return bool(sure) and now - sure[0].end >= CHECK_SETTLE
+        if step.kind == "meet":
+            return len(capture.numbers) >= 2 * step.orders
+        return False
+
+    def _taps_closed(self) -> bool:
+        capture = self._capture
+        assert capture is not None
+        taps = capture.taps
+        now = self.now()
+        if now is None or not taps:
+            return False
+        steps = [b - a for a, b in itertools.pairwise(taps)] or [1.0]
+        return now >= taps[-1] + sorted(steps)[len(steps) // 2]
+
+    def _finish(self) -> None:
+        """Close the capture and make the card for the step."""
+        capture, step = self._capture, self._step
+        if capture is None:
+            raise ValueError("nothing is being recorded now")
+        capture.close()
+        state = self.game.state
+        if step.kind == "hunt":
+            callout = self._callout(capture, step)
+            verdict = arbiter.judge_hunt(arbiter.HuntInput(
+                group=step.team or "", members=step.seats, shots=capture.shots,
+                windows=callout.windows if callout else (),
+                between_gap=callout.between_gap if callout else 0.0,
+                seen=capture.seen(), frame_times=capture.frame_times,
+                frame_numbers=capture.frame_indices,
+            ), self.config)
+            self._card = self._new_card(verdict, choices=step.called,
+                                        evidence=frozenset(s for f in verdict.findings
+                                                           for s in [f.seat] if f.shots))
+            if self._ready_at is not None and self.now() is not None:
+                self.card_latency.append(max(0.0, (self.now() or 0.0) - self._ready_at))
+        elif step.kind == "check":
+            assert step.leader is not None
+            valid = [s for s in state.alive() if s != step.leader]
+            reading = arbiter.read_check(step.leader, step.looking_for, capture.numbers, valid,
+                                         self.config)
+            self._card = self._new_card(reading, choices=tuple(valid))
+        elif step.kind == "meet":
+            assert step.leader is not None
+            valid = [s for s in state.alive() if s != step.leader]
+            reading = arbiter.read_orders(step.leader, capture.numbers, valid,
+                                          arbiter.Config(self.config.sure, self.config.min_seen,
+                                                         step.orders))
+            self._card = self._new_card(reading, choices=tuple(valid))
+        elif step.kind == "leader":
+            assert step.leader is not None
+            seen = capture.seen().get(step.leader, 0.0)
+            self._card = self._new_card(arbiter.read_raised_hand(step.leader, seen, self.config))
+        self._changed()
+
+    def _callout(self, capture: Capture, step: Step) -> Any:
+        if self.listener is None:
+            return None
+        since = capture.started if capture.started is not None else 0.0
+        if capture.taps:
+            return self.listener.windows_from_taps(capture.taps, step.called, since)
+        count = self.listener.count(since, step.called)
+        return count.callout if count else None
+
+    def _new_card(self, reading: Any, choices: tuple[int, ...] = (),
+                  evidence: frozenset[int] = frozenset()) -> Card:
+        self._cards += 1
+        title = self._step.label
+        return Card(f"c{self._cards}", reading, title, choices, evidence)
+
+    # -- commands ----------------------------------------------------------------------------
+    def apply(self, command: Any) -> dict[str, Any]:
+        with self._lock:
+            handler: Callable[[Any], Any] = getattr(self, f"_on_{command.kind}")
+            result = handler(command)
+            self._changed()
+            return {"ok": True, **(result or {})}
+
+    def _card_for(self, card_id: str, kind: str) -> Card:
+        if self._card is None or self._card.id != card_id:
+            raise LookupError(f"card {card_id!r} is not the open card")
+        if self._card.kind != kind:
+            raise ValueError(f"card {card_id!r} is a {self._card.kind} card, not a {kind} card")
+        return self._card
+
+    def _push(self, action: Any, evidence: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Push to the game, append to the record (flushed), then move to the next step."""
+        self.game.push(action)
+        try:
+            self.record.append(action, evidence=evidence)
+        except BaseException:
+            self.game.pop()
+            raise
+        self._log.append(self._describe(action))
+        del self._log[:-LOG_LINES]
+        self._enter_step()
+        return {"action": action.kind}
+
+    def _describe(self, action: Any) -> str:
+        fields = {k: v for k, v in vars(action).items()}
+        text = ", ".join(f"{k}={_plain(v)}" for k, v in fields.items())
+        return f"{action.kind}: {text}"
+
+    def _evidence(self) -> dict[str, Any] | None:
+        capture = self._capture
+        if capture is None or not capture.frame_times:
+            return None
+        return {"video_start": capture.frame_times[0], "video_end": capture.frame_times[-1]}
+
+    def _on_confirm(self, c: cmd.Confirm) -> dict[str, Any]:
+        if self._card is None or self._card.id != c.card:
+            raise LookupError(f"card {c.card!r} is not the open card")
+        card = self._card
+        if card.questions:
+            raise ValueError("this card has open questions: correct it instead of confirming")
+        r = card.reading
+        if isinstance(r, arbiter.HuntVerdict):
+            return self._push_hunt([(f.seat, f.observation.value, f.target) for f in r.findings])
+        if isinstance(r, arbiter.CheckReading):
+            assert r.target is not None
+            answer = self.game.state.role_of(r.target) in self._step.finds
+            return self._push(self._action("Check", seat=r.leader, target=r.target,
+                                           answer=answer), self._evidence())
+        if isinstance(r, arbiter.OrdersReading):
+            return self._push(self._action("Meet", team=self._step.team,
+                                           orders=tuple(r.orders or ())), self._evidence())
+        return self._push(self._action("LeaderShown", seat=r.seat), self._evidence())
+
+    def _push_hunt(self, shots: list[tuple[int, str, int | None]]) -> dict[str, Any]:
+        from mafiavision.rules.actions import MemberShot, ShotKind
+
+        members = tuple(MemberShot(seat=s, kind=ShotKind(k), target=t) for s, k, t in shots)
+        return self._push(self._action("Hunt", team=self._step.team, shots=members),
+                          self._evidence())
+
+    def _on_correct_hunt(self, c: cmd.CorrectHunt) -> dict[str, Any]:
+        card = self._card_for(c.card, "hunt")
+        seats = set(card.reading.members)
+        given = {m.seat for m in c.shots}
+        if given != seats:
+            raise ValueError(f"give one observation for each member: seats "
+                             f"{', '.join(map(str, sorted(seats)))}")
+        return self._push_hunt([(m.seat, m.kind, m.target) for m in c.shots])
+
+    def _on_answer_check(self, c: cmd.AnswerCheck) -> dict[str, Any]:
+        card = self._card_for(c.card, "check")
+        return self._push(self._action("Check", seat=card.reading.leader, target=c.target,
+                                       answer=c.answer), self._evidence())
+
+    def _on_correct_orders(self, c: cmd.CorrectOrders) -> dict[str, Any]:
+        self._card_for(c.card, "orders")
+        return self._push(self._action("Meet", team=self._step.team, orders=tuple(c.orders)),
+                          self._evidence())
+
+    def _on_answer_hand(self, c: cmd.AnswerHand) -> dict[str, Any]:
+        card = self._card_for(c.card, "hand")
+        evidence = (self._evidence() or {}) | {"raised": c.raised}
+        return self._push(self._action("LeaderShown", seat=card.reading.seat), evidence)
+
+    def _on_restart(self, c: cmd.Restart) -> None:
+        if not self._step.camera:
+            raise ValueError(f"nothing to record in this step ({self._step.label})")
+        self._card = None
+        self._open_capture()
+
+    def _on_finish(self, c: cmd.Finish) -> None:
+        if self._card is not None:
+            raise ValueError("the card is already shown")
+        self._finish()
+
+    def _on_tap(self, c: cmd.Tap) -> dict[str, Any]:
+        if self._step.kind != "hunt" or self._capture is None:
+            raise ValueError("taps count only during a hunt")
+        t = self.now()
+        if t is None:
+            raise ValueError("no clock yet: the camera has not delivered a frame")
+        self._capture.tap(t)
+        return {"taps": len(self._capture.taps)}
+
+    def _on_undo(self, c: cmd.Undo) -> dict[str, Any]:
+        if not self.game.can_undo():
+            raise ValueError("nothing to undo")
+        action = self.game.pop()
+        self.record.append_undo()
+        self._log.append(f"undo {action.kind}")
+        self._step_key = None
+        self._enter_step()
+        return {"undone": action.kind}
+
+    def _on_deal(self, c: cmd.Deal) -> dict[str, Any]:
+        return self._push(self._action("Deal", roles=tuple(c.roles)))
+
+    def _on_speech(self, c: cmd.Speech) -> dict[str, Any]:
+        return self._push(self._action("Speech", seat=c.seat, nominee=c.nominee))
+
+    def _on_last_word(self, c: cmd.LastWord) -> dict[str, Any]:
+        return self._push(self._action("LastWord", seat=c.seat))
+
+    def _on_vote(self, c: cmd.Vote) -> dict[str, Any]:
+        return self._push(self._action("Vote", candidate=c.candidate,
+                                       voters=frozenset(c.voters)))
+
+    def _on_all_leave(self, c: cmd.AllLeave) -> dict[str, Any]:
+        return self._push(self._action("AllLeaveVote", yes=frozenset(c.yes), no=frozenset(c.no)))
+
+    @staticmethod
+    def _action(name: str, **fields: Any) -> Any:
+        from mafiavision.rules import actions
+
+        return getattr(actions, name)(**fields)
+
+    # -- the view ------------------------------------------------------------------------------
+    def view(self) -> dict[str, Any]:
+        with self._lock:
+            state = self.game.state
+            step = self._step
+            live = self.pipeline.seat_states() if self.pipeline is not None else {}
+            alive = set(state.alive())
+            seats = [
+                {"seat": s, "role": state.roles[s - 1] if state.roles else "",
+                 "team": state.teams[s - 1] if state.teams else "", "alive": s in alive,
+                 "active": s in step.seats, "now": live.get(s, "")}
+                for s in range(1, state.seats + 1)
+            ]
+            outcome = state.outcome
+            status = self.pipeline.status if self.pipeline is not None else None
+            return {
+                "title": f"{self.rules.title} — {step.label}",
+                "phase": state.phase.value,
+                "night": state.night,
+                "day": state.day,
+                "step": {"kind": step.kind, "label": step.label, "seats": list(step.seats),
+                         "recording": self._capture is not None and self._card is None,
+                         "taps": len(self._capture.taps) if self._capture else 0,
+                         "called": list(step.called), "leader": step.leader},
+                "seats": seats,
+                "roles": list(self.rules.role_titles()),
+                "misses": {t.name: state.misses_of(t.name) for t in self.rules.bandit_teams()},
+                "checks": [f"seat {c.seat} → {c.target}: {'yes' if c.answer else 'no'}"
+                           for c in state.checks],
+                "speaking_order": list(state.speakers),
+                "candidates": list(state.candidates),
+                "tied": list(state.tied),
+                "card": self._card.to_json() if self._card else None,
+                "warnings": list(self._warnings),
+                "outcome": (f"{outcome.winner or 'nobody'} wins ({outcome.termination.value})"
+                            if outcome else None),
+                "log": list(self._log),
+                "can_undo": self.game.can_undo(),
+                "source": {"fps": round(status.fps, 1), "t": status.t} if status else None,
+            }
+
+    def frame_jpeg(self) -> bytes | None:
+        return self.pipeline.overlay_jpeg() if self.pipeline is not None else None
+
+    def evidence_jpeg(self, card_id: str, seat: int) -> bytes | None:
+        with self._lock:
+            card = self._card
+            capture = self._capture
+        if card is None or card.id != card_id or capture is None:
+            return None
+        if not isinstance(card.reading, arbiter.HuntVerdict):
+            return None
+        finding = next((f for f in card.reading.findings if f.seat == seat), None)
+        if finding is None or not finding.shots:
+            return None
+        strips = [np.concatenate(capture.strip(seat, s.t), axis=1)
+                  for s in finding.shots if capture.strip(seat, s.t)]
+        if not strips:
+            return None
+        width = max(s.shape[1] for s in strips)
+        image = np.concatenate(
+            [np.pad(s, ((0, 0), (0, width - s.shape[1]), (0, 0))) for s in strips], axis=0)
+        ok, data = cv2.imencode(".jpg", cv2.cvtColor(image, cv2.COLOR_RGB2BGR))
+        return data.tobytes() if ok else None
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, (tuple, list, frozenset, set)):
+        return "[" + ", ".join(_plain(v) for v in (sorted(value) if isinstance(
+            value, (frozenset, set)) else value)) + "]"
+    if hasattr(value, "kind") and hasattr(value, "seat"):
+        target = f" {value.target}" if getattr(value, "target", None) else ""
+        return f"{value.seat}:{value.kind}{target}"
+    return str(value)
