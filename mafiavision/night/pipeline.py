@@ -22,8 +22,8 @@ from mafiavision.night.capture import Capture
 
 #: Seconds without a frame before the source counts as dropped out.
 STALL_SECONDS = 1.0
-#: Height in pixels of the evidence crops kept per active seat and frame.
-CROP_HEIGHT = 96
+#: Side in pixels of the evidence tiles kept per active seat and frame (the screen knows it).
+TILE = 96
 #: Seconds a seat shows "shot" on the screen after a shot.
 SHOT_SHOWN = 1.0
 
@@ -51,12 +51,17 @@ def seat_boxes(table: Any, width: int, height: int) -> list[SeatBox]:
 
 
 def crop(image: np.ndarray, box: SeatBox) -> np.ndarray:
+    """The seat's region fitted into a ``TILE`` × ``TILE`` tile (aspect kept, black padding)."""
+    tile = np.zeros((TILE, TILE, 3), np.uint8)
     part = image[box.y0:box.y1, box.x0:box.x1]
     if part.size == 0:
-        return np.zeros((CROP_HEIGHT, CROP_HEIGHT, 3), np.uint8)
-    scale = CROP_HEIGHT / part.shape[0]
-    width = max(1, round(part.shape[1] * scale))
-    return cv2.resize(part, (width, CROP_HEIGHT), interpolation=cv2.INTER_AREA)
+        return tile
+    scale = TILE / max(part.shape[:2])
+    h, w = max(1, round(part.shape[0] * scale)), max(1, round(part.shape[1] * scale))
+    small = cv2.resize(part, (w, h), interpolation=cv2.INTER_AREA)
+    y, x = (TILE - h) // 2, (TILE - w) // 2
+    tile[y:y + h, x:x + w] = small
+    return tile
 
 
 @dataclass

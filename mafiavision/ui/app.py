@@ -165,15 +165,19 @@ def create_app(controller: Controller, pairing: Pairing) -> FastAPI:
             await websocket.close(code=4401, reason="not paired")
             return
         await websocket.accept()
+        # The client sends nothing; a receive that ends means it went away.
+        gone = asyncio.ensure_future(websocket.receive())
         seen = -1
         try:
-            while True:
+            while not gone.done():
                 if controller.version != seen:
                     seen = controller.version
                     await websocket.send_text(json.dumps(controller.view()))
-                await asyncio.sleep(0.05)
-        except (WebSocketDisconnect, RuntimeError):  # the client went away
-            return
+                await asyncio.wait({gone}, timeout=0.05)
+        except (WebSocketDisconnect, RuntimeError, OSError):  # the client went away
+            pass
+        finally:
+            gone.cancel()
 
     return app
 

@@ -22,7 +22,8 @@ class Server:
         self.host, self.port = host, port
         self.app = create_app(controller, self.pairing)
         config = uvicorn.Config(self.app, host=host, port=port, log_level="warning",
-                                access_log=False, ws="websockets")
+                                access_log=False, ws="websockets-sansio",
+                                timeout_graceful_shutdown=1)
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, name="ui-server", daemon=True)
 
