@@ -45,22 +45,22 @@ class LiveSession:
     def __init__(
         self,
         game: Any,
-        record: Any,
         *,
         pipeline: Any | None = None,
         listener: Any | None = None,
         config: arbiter.Config | None = None,
+        source_name: str | None = None,
     ) -> None:
+        self.source_name = source_name
         self.game = game
         self.rules = game.rules
-        self.record = record
         self.pipeline = pipeline
         self.listener = listener
         self.config = config or arbiter.Config()
         self._lock = threading.RLock()
         self._version = 0
-        self._step: Step = current_step(game.state, self.rules)
-        self._step_key: tuple[Any, ...] | None = None
+        self._step: Step = current_step(game)
+        self._step_key: int | None = None
         self._capture: Capture | None = None
         self._card: Card | None = None
         self._cards = 0
@@ -109,9 +109,8 @@ class LiveSession:
 
     # -- steps and captures ---------------------------------------------------------------------
     def _enter_step(self) -> None:
-        state = self.game.state
-        step = current_step(state, self.rules)
-        key = step.key(state)
+        step = current_step(self.game)
+        key = len(self.game.actions)
         if key == self._step_key:
             return
         self._step, self._step_key, self._card = step, key, None
@@ -128,7 +127,7 @@ class LiveSession:
         self._capture = None
         self._ready_at = None
         step = self._step
-        if not step.camera or not step.seats:
+        if not step.camera:
             if self.pipeline is not None:
                 self.pipeline.attach(None)
             return
@@ -172,7 +171,7 @@ class LiveSession:
         now = self.now()
         if now is None or capture.started is None:
             return False
-        if step.kind == "leader":
+        if step.kind == "leader_shown":
             return now - capture.started >= HAND_SECONDS
         if step.kind == "check":
             sure = [n for n in capture.numbers if n.confidence >= self.config.sure]
@@ -225,7 +224,7 @@ class LiveSession:
                                           arbiter.Config(self.config.sure, self.config.min_seen,
                                                          step.orders))
             self._card = self._new_card(reading, choices=tuple(valid))
-        elif step.kind == "leader":
+        elif step.kind == "leader_shown":
             assert step.leader is not None
             seen = capture.seen().get(step.leader, 0.0)
             self._card = self._new_card(arbiter.read_raised_hand(step.leader, seen, self.config))
@@ -262,13 +261,9 @@ class LiveSession:
         return self._card
 
     def _push(self, action: Any, evidence: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Push to the game, append to the record (flushed), then move to the next step."""
-        self.game.push(action)
-        try:
-            self.record.append(action, evidence=evidence)
-        except BaseException:
-            self.game.pop()
-            raise
+        """Push to the game — its journal appends the record line and syncs it before the
+        push returns — then move to the next step."""
+        self.game.push(action, evidence)
         self._log.append(self._describe(action))
         del self._log[:-LOG_LINES]
         self._enter_step()
@@ -283,7 +278,8 @@ class LiveSession:
         capture = self._capture
         if capture is None or not capture.frame_times:
             return None
-        return {"video_start": capture.frame_times[0], "video_end": capture.frame_times[-1]}
+        return {"source": self.source_name, "video_time": max(0.0, capture.frame_times[0]),
+                "video_end": max(0.0, capture.frame_times[-1])}
 
     def _on_confirm(self, c: cmd.Confirm) -> dict[str, Any]:
         if self._card is None or self._card.id != c.card:
@@ -296,7 +292,7 @@ class LiveSession:
             return self._push_hunt([(f.seat, f.observation.value, f.target) for f in r.findings])
         if isinstance(r, arbiter.CheckReading):
             assert r.target is not None
-            answer = self.game.state.role_of(r.target) in self._step.finds
+            answer = self.game.check_answer(r.leader, r.target)
             return self._push(self._action("Check", seat=r.leader, target=r.target,
                                            answer=answer), self._evidence())
         if isinstance(r, arbiter.OrdersReading):
@@ -356,10 +352,9 @@ class LiveSession:
         return {"taps": len(self._capture.taps)}
 
     def _on_undo(self, c: cmd.Undo) -> dict[str, Any]:
-        if not self.game.can_undo():
+        if not self.game.actions:
             raise ValueError("nothing to undo")
         action = self.game.pop()
-        self.record.append_undo()
         self._log.append(f"undo {action.kind}")
         self._step_key = None
         self._enter_step()
@@ -424,7 +419,7 @@ class LiveSession:
                 "outcome": (f"{outcome.winner or 'nobody'} wins ({outcome.termination.value})"
                             if outcome else None),
                 "log": list(self._log),
-                "can_undo": self.game.can_undo(),
+                "can_undo": bool(self.game.actions),
                 "source": {"fps": round(status.fps, 1), "t": status.t} if status else None,
             }
 

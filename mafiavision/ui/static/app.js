@@ -125,7 +125,7 @@ function renderCard(card) {
 function renderEntry(v) {
   const kind = v.step.kind;
   const forms = {deal: "deal-form", speech: "speech-form", vote: "vote-form",
-                 all_leave: "leave-form", last_word: "word-form"};
+                 all_leave_vote: "leave-form", last_word: "word-form"};
   $("entry").hidden = !(kind in forms);
   const key = `${kind}:${v.step.label}`;
   if (!(kind in forms) || key === shownEntry) return;
@@ -145,7 +145,7 @@ function renderEntry(v) {
     options($("nominee"), [["", "nobody"], ...alive.map((s) => [String(s), `seat ${s}`])]);
   } else if (kind === "vote") {
     checks($("voters"), alive, "voter");
-  } else if (kind === "all_leave") {
+  } else if (kind === "all_leave_vote") {
     checks($("leave-yes"), alive, "yes");
     checks($("leave-no"), alive, "no");
   }
@@ -173,7 +173,8 @@ function render(v) {
     body.append(tr);
   }
   $("step-label").textContent = v.step.label;
-  const camera = ["meet", "leader", "hunt", "check"].includes(v.step.kind);
+  const camera = v.step.seats.length > 0 &&
+    ["meet", "leader_shown", "hunt", "check"].includes(v.step.kind);
   $("finish").hidden = !v.step.recording;
   $("restart").hidden = !camera;
   $("tap").hidden = !(v.step.recording && v.step.kind === "hunt");
