@@ -20,7 +20,9 @@ from mafiavision import __version__
 from mafiavision.errors import UserError
 
 #: Modules that register sub-commands, in the order ``--help`` lists them.
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = (
+    "mafiavision.night.cli",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
