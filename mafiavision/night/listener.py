@@ -6,7 +6,7 @@ asks :meth:`Listener.count` during a hunt, which aligns the segments heard since
 to the called seats (``mafiavision.audio.callout.align``) and says whether the count is over.
 
 Times are put on the video's clock: a file's audio track already is; a microphone's chunk times
-are shifted by ``offset`` (set once by the session from the first frame and chunk).
+are shifted by ``offset``, set at the first chunk heard after the camera's first frame.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ class Listener:
         lead: float = 0.0,
         between_gap: float = 0.15,
         detector: str = "auto",
+        video_clock: Callable[[], float | None] | None = None,
     ) -> None:
         from mafiavision.audio.vad import Segmenter, make_detector
 
@@ -49,10 +50,12 @@ class Listener:
         self._segmenter = Segmenter()
         self.lead = lead
         self.between_gap = between_gap
-        self.offset = 0.0
+        self._video_clock = video_clock
+        self.offset: float | None = None if video_clock is not None else 0.0
         self.segments: list[Any] = []
         self.t: float | None = None
         self.warning: str | None = None
+        self._aligned: tuple[Any, Any, bool] | None = None
         self._last_wall = time.monotonic()
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -73,42 +76,31 @@ class Listener:
             return [s for s in self.segments if s.end > since]
 
     def count(self, since: float, seats: Sequence[int]) -> CountState | None:
-        """Align the speech since ``since`` to ``seats``; None while nothing was heard."""
+        """Align the speech since ``since`` to ``seats``; None while nothing was heard.
+
+        The alignment is recomputed only when a segment closed since the last call (it costs
+        tens of milliseconds); in between only the clock is compared with the last window.
+        """
         from mafiavision.audio.callout import align, make_windows
 
         segments = self.segments_since(since)
         if not segments or not seats:
             return None
-        alignment = align(segments, len(seats))
-        callout = make_windows(seats, alignment, lead=self.lead, between_gap=self.between_gap)
+        key = (since, tuple(seats), len(segments))
+        if self._aligned is None or self._aligned[0] != key:
+            alignment = align(segments, len(seats))
+            callout = make_windows(seats, alignment, lead=self.lead,
+                                   between_gap=self.between_gap)
+            # Over only when the last word was really heard (not interpolated) and at most one
+            # word is missing; then when no speech goes on and the last window's end has passed.
+            heard = not alignment.interpolated[-1] and sum(alignment.interpolated) <= 1
+            self._aligned = (key, callout, heard)
+        _, callout, heard = self._aligned
         last = callout.windows[-1]
         now = self.t
-        open_speech = self._segmenter.open_onset is not None
-        # Over when the last word was really heard (not interpolated), at most one word is
-        # missing, no speech is going on, and the last window's end has passed.
-        complete = (
-            not alignment.interpolated[-1]
-            and sum(alignment.interpolated) <= 1
-            and not open_speech
-            and now is not None
-            and now >= last.end
-        )
+        complete = (heard and self._segmenter.open_onset is None and now is not None
+                    and now >= last.end)
         return CountState(callout, complete, last.end if complete else None)
-
-    def windows_from_taps(self, taps: Sequence[float], seats: Sequence[int], since: float) -> Any:
-        """Tap mode: one tap per called number, snapped to the nearest voice onset."""
-        from mafiavision.audio.callout import Alignment, make_windows
-        from mafiavision.audio.cues import snap_taps
-
-        snapped = snap_taps(taps, self.segments_since(since))
-        onsets = [s.onset for s in snapped]
-        steps = [b - a for a, b in itertools.pairwise(onsets)]
-        interval = sorted(steps)[len(steps) // 2] if steps else 1.0
-        alignment = Alignment(onsets=onsets, confidences=[1.0 if s.snapped else 0.6
-                                                          for s in snapped],
-                              interpolated=[False] * len(onsets), interval=interval, cost=0.0)
-        return make_windows(seats[: len(onsets)], alignment, lead=self.lead,
-                            between_gap=self.between_gap)
 
     def _run(self) -> None:
         delay = 0.5
@@ -133,9 +125,32 @@ class Listener:
     def _push(self, chunk: Any) -> None:
         self._last_wall = time.monotonic()
         self.warning = None
+        if self.offset is None:
+            # A microphone's own clock: put it on the camera's once the camera has a frame.
+            assert self._video_clock is not None
+            now = self._video_clock()
+            if now is None:
+                return
+            self.offset = now - (chunk.t + len(chunk.samples) / 16_000)
         t = chunk.t + self.offset
         closed = self._segmenter.push(t, self._detector.score(chunk.samples))
         if closed is not None:
             with self._lock:
                 self.segments.append(closed)
         self.t = t + len(chunk.samples) / 16_000
+
+
+def windows_from_taps(taps: Sequence[float], seats: Sequence[int], segments: Sequence[Any],
+                      *, lead: float = 0.0, between_gap: float = 0.15) -> Any:
+    """Tap mode: one tap per called number, snapped to the nearest voice onset when there is
+    one in reach (``mafiavision.audio.cues.snap_taps``); a tap left unsnapped is less sure."""
+    from mafiavision.audio.callout import Alignment, make_windows
+    from mafiavision.audio.cues import snap_taps
+
+    snapped = snap_taps(taps, segments)[: len(seats)]
+    onsets = [s.onset for s in snapped]
+    steps = sorted(b - a for a, b in itertools.pairwise(onsets))
+    interval = steps[len(steps) // 2] if steps else 1.0
+    alignment = Alignment(onsets=onsets, confidences=[1.0 if s.snapped else 0.6 for s in snapped],
+                          interpolated=[False] * len(onsets), interval=interval, cost=0.0)
+    return make_windows(seats[: len(onsets)], alignment, lead=lead, between_gap=between_gap)

@@ -49,7 +49,7 @@ def build_pipeline(table_path: Path, source: str | int | Path, *, realtime: bool
     )
 
 
-def build_listener(video: Path | None, microphone: str | None) -> Listener:
+def build_listener(video: Path | None, microphone: str | None, pipeline: Pipeline) -> Listener:
     from mafiavision.audio.sources import stream_file, stream_microphone
 
     if video is not None:
@@ -57,7 +57,7 @@ def build_listener(video: Path | None, microphone: str | None) -> Listener:
     device: int | str | None = microphone
     if microphone is not None and microphone.isdigit():
         device = int(microphone)
-    return Listener(lambda: stream_microphone(device), reopen=True)
+    return Listener(lambda: stream_microphone(device), reopen=True, video_clock=pipeline.clock)
 
 
 def build_live(*, record: Path, resume: bool, rules: str, table: Path, video: Path | None,
@@ -71,6 +71,6 @@ def build_live(*, record: Path, resume: bool, rules: str, table: Path, video: Pa
         source = int(camera) if camera.isdigit() else camera
     pipeline = build_pipeline(table, source, realtime=video is not None, model=model,
                               reopen=video is None)
-    listener = build_listener(video, microphone) if audio else None
+    listener = build_listener(video, microphone, pipeline) if audio else None
     session = LiveSession(game, pipeline=pipeline, listener=listener, source_name=str(source))
     return Live(session, Server(session, host=host, port=port))

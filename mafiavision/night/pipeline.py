@@ -153,9 +153,11 @@ class Pipeline:
     def active(self) -> tuple[int, ...]:
         return self._active
 
-    def since_last_frame(self) -> float:
-        """Wall-clock seconds since the latest frame arrived."""
-        return time.monotonic() - self._last_frame_wall
+    def clock(self) -> float | None:
+        """Now on the input's clock: the latest frame's time advanced by the wall clock."""
+        if self.status.t is None:
+            return None
+        return self.status.t + time.monotonic() - self._last_frame_wall
 
     def overlay_jpeg(self, quality: int = 70) -> bytes | None:
         """The latest frame with seat regions (active ones highlighted) as a JPEG."""

@@ -28,6 +28,7 @@ import numpy as np
 from mafiavision.night import arbiter
 from mafiavision.night.capture import Capture
 from mafiavision.night.cards import Card
+from mafiavision.night.listener import windows_from_taps
 from mafiavision.night.script import Step, current_step
 from mafiavision.ui import commands as cmd
 
@@ -102,7 +103,7 @@ class LiveSession:
     def now(self) -> float | None:
         """The current time on the input's clock (the latest frame, advanced by wall time)."""
         if self.pipeline is not None and self.pipeline.status.t is not None:
-            return self.pipeline.status.t + self.pipeline.since_last_frame()
+            return self.pipeline.clock()
         if self.listener is not None:
             return self.listener.t
         return None
@@ -231,11 +232,12 @@ class LiveSession:
         self._changed()
 
     def _callout(self, capture: Capture, step: Step) -> Any:
-        if self.listener is None:
-            return None
         since = capture.started if capture.started is not None else 0.0
         if capture.taps:
-            return self.listener.windows_from_taps(capture.taps, step.called, since)
+            heard = self.listener.segments_since(since) if self.listener is not None else []
+            return windows_from_taps(capture.taps, step.called, heard)
+        if self.listener is None:
+            return None
         count = self.listener.count(since, step.called)
         return count.callout if count else None
 
