@@ -14,12 +14,17 @@ How a member's shots become an observation (``Config`` holds every threshold):
 * no shot, and the hand seen in at least ``min_seen`` of the hunt's frames → ``no_shot``
   (confidence = the share of frames the hand was seen, since an unseen squeeze cannot be ruled
   out); seen less → ``hand_not_seen`` (always a question);
-* two or more shots → ``more_than_one_shot``;
-* one shot at time *t*: the number window containing *t* gives the seat; *t* within
-  ``between_gap`` of a boundary between two consecutive windows → ``between_numbers``; *t* outside
-  every window → ``between_numbers`` with a question (a shot before the first or after the last
-  number); the confidence is the least of the shot's, the window's and a margin factor
-  ``min(1, distance_to_nearest_boundary / (2 * between_gap))``.
+* two or more shots → ``more_than_one_shot``; shots below ``sure`` confidence beside one or more
+  sure ones are left out (the likelier reading) and asked about;
+* one shot at time *t*: the number window containing *t* gives the seat (the windows'
+  contract: ``[onset_k + lead, onset_{k+1} + lead)``); it is ``between_numbers`` instead when *t*
+  lies within ``between_gap`` of a boundary between two consecutive windows (the audio
+  module's rule), or — where the speech shows when number *k*'s word ended — when *t* falls in
+  the pause after it, more than ``tail`` seconds after the word's end and before the next
+  number (a shot "on the number" peaks while the number is said or just after); *t* outside
+  every window → ``between_numbers`` with a question (before the first or after the last
+  number). The confidence is the least of the shot's, the window's and a margin factor that
+  falls from 1 to 0.5 as *t* comes within ``doubt_band`` of one of those decision thresholds.
 
 The group hits seat *k* when every living member's observation is a shot on *k*. Otherwise it is
 a miss, and each member gets a reason: ``no shot``, ``another number`` (a shot on a number other
@@ -87,6 +92,11 @@ class Config:
     sure: float = 0.7
     min_seen: float = 0.5
     orders_count: int = 3
+    #: Seconds after a number's word ends within which a shot still counts for it; later, in
+    #: the pause before the next number, it is "between numbers".
+    tail: float = 0.3
+    #: A shot closer than this (s) to a decision threshold gets a question.
+    doubt_band: float = 0.1
 
 
 @dataclass(frozen=True)
@@ -154,6 +164,8 @@ class HuntInput:
     windows: Sequence[WindowLike]
     between_gap: float
     seen: Mapping[int, float]
+    #: When each called number's word ended (seat → seconds), where the speech shows it.
+    word_ends: Mapping[int, float] = field(default_factory=dict)
     frame_times: Sequence[float] = field(default_factory=tuple)
     #: The source's frame index of each entry of ``frame_times`` (default: the position).
     frame_numbers: Sequence[int] = field(default_factory=tuple)
@@ -187,25 +199,38 @@ class _Located:
     doubt: str | None
 
 
-def locate(t: float, windows: Sequence[WindowLike], between_gap: float) -> _Located:
+def locate(
+    t: float,
+    windows: Sequence[WindowLike],
+    between_gap: float,
+    word_ends: Mapping[int, float] | None = None,
+    config: Config | None = None,
+) -> _Located:
     """Which number a shot at ``t`` counts for (see the module docstring for the rule)."""
+    config = config or Config()
     ordered = sorted(windows, key=lambda w: w.start)
     if not ordered:
         return _Located(None, True, 0.0, 0.0, f"no number windows: a shot at {t:.2f} s")
-    inside = [w for w in ordered if w.start <= t < w.end]
+    inside = [i for i, w in enumerate(ordered) if w.start <= t < w.end]
     if not inside:
         return _Located(
             None, True, 0.0, 0.0, f"a shot at {t:.2f} s lies outside the count "
             f"({ordered[0].start:.2f}–{ordered[-1].end:.2f} s)"
         )
-    w = inside[0]
-    # Boundaries between consecutive windows (the outer edges of the count are not boundaries).
-    bounds = [a.end for a in ordered[:-1]]
-    distance = min((abs(t - b) for b in bounds), default=float("inf"))
-    if distance <= between_gap:
-        return _Located(None, True, 1.0, w.confidence, None)
-    margin = 1.0 if between_gap <= 0 else min(1.0, distance / (2 * between_gap))
-    return _Located(w.seat, False, margin, w.confidence, None)
+    i = inside[0]
+    w = ordered[i]
+    # Decision thresholds near t: the edges of the between-gap around each boundary between two
+    # consecutive windows, and the end of the pause rule's tail after this number's word.
+    thresholds = [x for a in ordered[:-1] for x in (a.end - between_gap, a.end + between_gap)]
+    between = any(abs(t - a.end) <= between_gap for a in ordered[:-1])
+    end = (word_ends or {}).get(w.seat)
+    if end is not None and i + 1 < len(ordered):
+        thresholds.append(end + config.tail)
+        between = between or end + config.tail < t
+    distance = min((abs(t - x) for x in thresholds), default=float("inf"))
+    band = config.doubt_band
+    margin = 1.0 if band <= 0 else 0.5 + 0.5 * min(1.0, distance / band)
+    return _Located(None if between else w.seat, between, margin, w.confidence, None)
 
 
 def _finding(
@@ -216,11 +241,19 @@ def _finding(
         ShotEvidence(
             seat=s.seat, t=s.t, duration=s.duration, depth=s.depth, confidence=s.confidence,
             frame=_frame_number(hunt, s.t),
-            window_seat=locate(s.t, hunt.windows, hunt.between_gap).seat,
+            window_seat=locate(s.t, hunt.windows, hunt.between_gap, hunt.word_ends, config).seat,
         )
         for s in sorted(shots, key=lambda s: s.t)
     )
     doubts: list[str] = []
+    # Weak shots beside strong ones are not counted (the likelier reading) but are asked about.
+    strong = [s for s in shots if s.confidence >= config.sure]
+    if strong and len(strong) < len(shots):
+        for weak in shots:
+            if weak.confidence < config.sure:
+                doubts.append(f"seat {seat}: a weak squeeze at {weak.t:.2f} s "
+                              f"({weak.confidence:.0%}) was not counted as a shot")
+        shots = strong
     if not shots:
         if seen < config.min_seen:
             return MemberFinding(
@@ -243,7 +276,7 @@ def _finding(
             weakest, evidence, seen, tuple(doubts),
         )
     shot = shots[0]
-    where = locate(shot.t, hunt.windows, hunt.between_gap)
+    where = locate(shot.t, hunt.windows, hunt.between_gap, hunt.word_ends, config)
     confidence = min(shot.confidence, where.window_confidence, where.margin)
     if where.doubt:
         doubts.append(where.doubt)

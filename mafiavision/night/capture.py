@@ -27,7 +27,7 @@ class Capture:
     started: float | None = None
     frame_times: list[float] = field(default_factory=list)
     frame_indices: list[int] = field(default_factory=list)
-    seen_frames: dict[int, int] = field(default_factory=dict)
+    seen_log: list[frozenset[int]] = field(default_factory=list)
     shots: list[Any] = field(default_factory=list)
     numbers: list[Any] = field(default_factory=list)
     taps: list[float] = field(default_factory=list)
@@ -51,8 +51,7 @@ class Capture:
                 self.started = t
             self.frame_times.append(t)
             self.frame_indices.append(index)
-            for seat in seen:
-                self.seen_frames[seat] = self.seen_frames.get(seat, 0) + 1
+            self.seen_log.append(frozenset(seen))
             for seat, crop in crops.items():
                 self.crops.setdefault(seat, []).append((t, crop))
             self.shots.extend(shots)
@@ -71,10 +70,14 @@ class Capture:
     def last_time(self) -> float | None:
         return self.frame_times[-1] if self.frame_times else None
 
-    def seen(self) -> dict[int, float]:
-        """The share of the step's frames in which each seat's hand was found."""
-        n = len(self.frame_times)
-        return {s: (self.seen_frames.get(s, 0) / n if n else 0.0) for s in self.seats}
+    def seen(self, start: float | None = None, end: float | None = None) -> dict[int, float]:
+        """The share of the frames in [start, end] (default: all) in which each seat's hand was
+        found (a hunt counts from its first number to its last: hands go up as it begins)."""
+        with self._lock:
+            sets = [s for t, s in zip(self.frame_times, self.seen_log, strict=True)
+                    if (start is None or t >= start) and (end is None or t <= end)]
+        n = len(sets)
+        return {seat: (sum(seat in s for s in sets) / n if n else 0.0) for seat in self.seats}
 
     def strip(self, seat: int, t: float) -> list[np.ndarray]:
         """Up to ``STRIP_FRAMES`` crops of ``seat`` evenly spread over ``t ± STRIP_SPAN``."""

@@ -24,11 +24,25 @@ STALL_SECONDS = 1.0
 
 @dataclass(frozen=True)
 class CountState:
-    """The windows of the numbers heard so far, and whether the last one has closed."""
+    """The windows of the numbers heard so far, and whether the count is over."""
 
     callout: Any  # mafiavision.audio.callout.Callout
+    word_ends: dict[int, float]  # seat → when its number's word ended, where the speech shows it
     complete: bool
-    closed_at: float | None  # when the last window closed (video clock)
+    closed_at: float | None  # when the count was known to be over (video clock)
+
+
+def word_ends(seats: Sequence[int], segment_of: Sequence[int | None],
+              segments: Sequence[Any]) -> dict[int, float]:
+    """The end of each number's word: its speech segment's end, unless the word is interpolated
+    or shares its segment with the next word (then the end is unknown)."""
+    out = {}
+    for k, seat in enumerate(seats):
+        idx = segment_of[k] if k < len(segment_of) else None
+        nxt = segment_of[k + 1] if k + 1 < len(segment_of) else None
+        if idx is not None and idx != nxt:
+            out[seat] = float(segments[idx].end)
+    return out
 
 
 class Listener:
@@ -55,7 +69,7 @@ class Listener:
         self.segments: list[Any] = []
         self.t: float | None = None
         self.warning: str | None = None
-        self._aligned: tuple[Any, Any, bool] | None = None
+        self._aligned: tuple[Any, ...] | None = None
         self._last_wall = time.monotonic()
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -78,8 +92,12 @@ class Listener:
     def count(self, since: float, seats: Sequence[int]) -> CountState | None:
         """Align the speech since ``since`` to ``seats``; None while nothing was heard.
 
-        The alignment is recomputed only when a segment closed since the last call (it costs
-        tens of milliseconds); in between only the clock is compared with the last window.
+        The count is over once every number was heard as its own speech segment, no speech goes
+        on and the last window has closed. With one word missing (interpolated by the aligner:
+        maybe the last number is still to come) it is over only after a silence of twice the
+        count's interval; with more missing it is not over (the moderator can end it). The
+        alignment is recomputed only when a segment closed (it costs tens of milliseconds); in
+        between only the clock moves.
         """
         from mafiavision.audio.callout import align, make_windows
 
@@ -91,16 +109,19 @@ class Listener:
             alignment = align(segments, len(seats))
             callout = make_windows(seats, alignment, lead=self.lead,
                                    between_gap=self.between_gap)
-            # Over only when the last word was really heard (not interpolated) and at most one
-            # word is missing; then when no speech goes on and the last window's end has passed.
-            heard = not alignment.interpolated[-1] and sum(alignment.interpolated) <= 1
-            self._aligned = (key, callout, heard)
-        _, callout, heard = self._aligned
-        last = callout.windows[-1]
+            ends = word_ends(seats, alignment.segments, segments)
+            missing = sum(alignment.interpolated)
+            self._aligned = (key, callout, ends, missing, alignment.interval)
+        _, callout, ends, missing, interval = self._aligned
         now = self.t
-        complete = (heard and self._segmenter.open_onset is None and now is not None
-                    and now >= last.end)
-        return CountState(callout, complete, last.end if complete else None)
+        if now is None or self._segmenter.open_onset is not None:
+            return CountState(callout, ends, False, None)
+        if missing > 1:
+            return CountState(callout, ends, False, None)
+        over_at = (callout.windows[-1].end if missing == 0
+                   else segments[-1].end + 2 * interval)
+        complete = now >= over_at
+        return CountState(callout, ends, complete, over_at if complete else None)
 
     def _run(self) -> None:
         delay = 0.5
@@ -141,9 +162,10 @@ class Listener:
 
 
 def windows_from_taps(taps: Sequence[float], seats: Sequence[int], segments: Sequence[Any],
-                      *, lead: float = 0.0, between_gap: float = 0.15) -> Any:
+                      *, lead: float = 0.0, between_gap: float = 0.15) -> tuple[Any, dict]:
     """Tap mode: one tap per called number, snapped to the nearest voice onset when there is
-    one in reach (``mafiavision.audio.cues.snap_taps``); a tap left unsnapped is less sure."""
+    one in reach (``mafiavision.audio.cues.snap_taps``); a tap left unsnapped is less sure.
+    Returns the callout and the word ends known from the snapped segments."""
     from mafiavision.audio.callout import Alignment, make_windows
     from mafiavision.audio.cues import snap_taps
 
@@ -153,4 +175,9 @@ def windows_from_taps(taps: Sequence[float], seats: Sequence[int], segments: Seq
     interval = steps[len(steps) // 2] if steps else 1.0
     alignment = Alignment(onsets=onsets, confidences=[1.0 if s.snapped else 0.6 for s in snapped],
                           interpolated=[False] * len(onsets), interval=interval, cost=0.0)
-    return make_windows(seats[: len(onsets)], alignment, lead=lead, between_gap=between_gap)
+    starts = [seg.start for seg in segments]
+    segment_of = [starts.index(s.onset) if s.snapped and s.onset in starts else None
+                  for s in snapped]
+    called = seats[: len(onsets)]
+    return (make_windows(called, alignment, lead=lead, between_gap=between_gap),
+            word_ends(called, segment_of, segments))

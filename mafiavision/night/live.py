@@ -39,14 +39,15 @@ def build_pipeline(table_path: Path, source: str | int | Path, *, realtime: bool
     from mafiavision.vision.table import Table
 
     table = Table.load(table_path)
-    return Pipeline(
-        lambda: open_source(source, realtime=realtime),
+    pipeline = Pipeline(
+        lambda: open_source(source, realtime=realtime, report=pipeline.report),
         table,
         SeatTracker(table, model=model),
         lambda seat: ShotDetector(seat),
         lambda seat: NumberReader(seat),
         reopen=reopen,
     )
+    return pipeline
 
 
 def build_listener(video: Path | None, microphone: str | None, pipeline: Pipeline) -> Listener:

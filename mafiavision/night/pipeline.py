@@ -124,6 +124,10 @@ class Pipeline:
         self._thread.join(timeout=5)
         self._tracker.close()
 
+    def report(self, message: str) -> None:
+        """A message from the source (a camera retrying): shown as the warning."""
+        self.status.warning = f"camera: {message}"
+
     def set_active(self, seats: Iterable[int]) -> None:
         with self._lock:
             self._active = tuple(sorted(set(seats)))
@@ -190,11 +194,17 @@ class Pipeline:
         delay = 0.5
         while not self._stop.is_set():
             try:
-                for frame in self._open_frames():
-                    if self._stop.is_set():
-                        return
-                    self._step(frame)
-                    delay = 0.5
+                source = self._open_frames()
+                try:
+                    for frame in source:
+                        if self._stop.is_set():
+                            return
+                        self._step(frame)
+                        delay = 0.5
+                finally:
+                    close = getattr(source, "close", None)
+                    if close is not None:
+                        close()
             except Exception as exc:  # a camera that fails is reported and reopened
                 self.status.warning = f"camera: {exc} — detection paused, retrying"
                 if not self._reopen:

@@ -199,19 +199,21 @@ class LiveSession:
         capture.close()
         state = self.game.state
         if step.kind == "hunt":
-            callout = self._callout(capture, step)
+            callout, ends = self._callout(capture, step)
+            windows = callout.windows if callout else []
+            span = (windows[0].start, windows[-1].end) if windows else (None, None)
             verdict = arbiter.judge_hunt(arbiter.HuntInput(
                 group=step.team or "", members=step.seats, shots=capture.shots,
-                windows=callout.windows if callout else (),
-                between_gap=callout.between_gap if callout else 0.0,
-                seen=capture.seen(), frame_times=capture.frame_times,
+                windows=windows, between_gap=callout.between_gap if callout else 0.0,
+                seen=capture.seen(*span), word_ends=ends, frame_times=capture.frame_times,
                 frame_numbers=capture.frame_indices,
             ), self.config)
             self._card = self._new_card(verdict, choices=step.called,
                                         evidence=frozenset(s for f in verdict.findings
                                                            for s in [f.seat] if f.shots))
-            if self._ready_at is not None and self.now() is not None:
-                self.card_latency.append(max(0.0, (self.now() or 0.0) - self._ready_at))
+            if self._ready_at is not None and self.listener is not None:
+                # From the count's end to this card, on the audio's clock.
+                self.card_latency.append((self.listener.t or 0.0) - self._ready_at)
         elif step.kind == "check":
             assert step.leader is not None
             valid = [s for s in state.alive() if s != step.leader]
@@ -231,15 +233,17 @@ class LiveSession:
             self._card = self._new_card(arbiter.read_raised_hand(step.leader, seen, self.config))
         self._changed()
 
-    def _callout(self, capture: Capture, step: Step) -> Any:
+    def _callout(self, capture: Capture, step: Step) -> tuple[Any, dict[int, float]]:
+        """The number windows of the hunt (from the taps, else from the speech) and the ends of
+        the number words where known."""
         since = capture.started if capture.started is not None else 0.0
         if capture.taps:
             heard = self.listener.segments_since(since) if self.listener is not None else []
             return windows_from_taps(capture.taps, step.called, heard)
         if self.listener is None:
-            return None
+            return None, {}
         count = self.listener.count(since, step.called)
-        return count.callout if count else None
+        return (count.callout, count.word_ends) if count else (None, {})
 
     def _new_card(self, reading: Any, choices: tuple[int, ...] = (),
                   evidence: frozenset[int] = frozenset()) -> Card:

@@ -54,13 +54,18 @@ def count(n: int = 10, step: float = 1.0, t0: float = 10.0, low: int | None = No
     ]
 
 
-def hunt(shots: list[Shot], members=(2, 5, 9), seen=None, windows=None, gap=0.12) -> HuntInput:
+def hunt(shots: list[Shot], members=(2, 5, 9), seen=None, windows=None, gap=0.12,
+         word_ends=None) -> HuntInput:
     return HuntInput(
         group="mafia", members=tuple(members), shots=shots,
         windows=count() if windows is None else windows, between_gap=gap,
         seen={m: 1.0 for m in members} if seen is None else seen,
+        word_ends=word_ends or {},
         frame_times=[i / 25 for i in range(25 * 30)],
     )
+
+
+WORD_ENDS = {k: 10 + k - 0.6 for k in range(1, 11)}
 
 
 # Number k's window is [10 + k - 1, 10 + k): its middle is 9.5 + k.
@@ -94,7 +99,7 @@ HUNTS = [
      7, [("shot", "shot on 7")] * 3, True),
     ("uncertain window asks", [Shot(2, mid(7)), Shot(5, mid(7)), Shot(9, mid(7))],
      {"windows": count(low=7)}, 7, [("shot", "shot on 7")] * 3, True),
-    ("near a boundary asks", [Shot(2, mid(7)), Shot(5, 16.84), Shot(9, mid(7))], {}, 7,
+    ("near a boundary asks", [Shot(2, mid(7)), Shot(5, 16.85), Shot(9, mid(7))], {}, 7,
      [("shot", "shot on 7")] * 3, True),
     ("before the count asks", [Shot(2, 5.0), Shot(5, mid(7)), Shot(9, mid(7))], {}, None,
      [("between_numbers", "between numbers"), ("shot", "shot on 7"), ("shot", "shot on 7")],
@@ -103,6 +108,27 @@ HUNTS = [
      [("between_numbers", "between numbers")], True),
     ("non-member shot ignored", [Shot(2, mid(3)), Shot(5, mid(3)), Shot(9, mid(3)),
                                  Shot(4, mid(6))], {}, 3, [("shot", "shot on 3")] * 3, False),
+    # Number k's word is said from 10 + k - 1 to 10 + k - 0.6 (0.4 s), then a 0.6 s pause.
+    ("shot just after the word counts", [Shot(2, 16.55), Shot(5, 16.6), Shot(9, 16.5)],
+     {"word_ends": WORD_ENDS}, 7, [("shot", "shot on 7")] * 3, False),
+    ("shot in the pause is between", [Shot(2, 16.55), Shot(5, 16.6), Shot(9, 16.78)],
+     {"word_ends": WORD_ENDS}, None,
+     [("shot", "shot on 7"), ("shot", "shot on 7"), ("between_numbers", "between numbers")],
+     False),
+    ("shot at the pause threshold asks", [Shot(2, 16.5), Shot(5, 16.5), Shot(9, 16.68)],
+     {"word_ends": WORD_ENDS}, 7, [("shot", "shot on 7")] * 3, True),
+    ("pause rule never applies to the last number", [Shot(2, 19.9), Shot(5, 19.9),
+                                                     Shot(9, 19.9)],
+     {"word_ends": WORD_ENDS}, 10, [("shot", "shot on 10")] * 3, False),
+    ("weak extra squeeze is left out but asked", [Shot(2, mid(7)), Shot(5, mid(7)),
+                                                  Shot(9, mid(3), confidence=0.5),
+                                                  Shot(9, mid(7))], {}, 7,
+     [("shot", "shot on 7")] * 3, True),
+    ("two weak squeezes stay two shots", [Shot(2, mid(7)), Shot(5, mid(7)),
+                                          Shot(9, mid(3), confidence=0.5),
+                                          Shot(9, mid(7), confidence=0.6)], {}, None,
+     [("shot", "shot on 7"), ("shot", "shot on 7"), ("more_than_one_shot", "two shots")],
+     True),
     ("lone survivor hits", [Shot(5, mid(10))], {"members": (5,)}, 10,
      [("shot", "shot on 10")], False),
 ]
