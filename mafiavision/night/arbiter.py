@@ -248,11 +248,14 @@ def _finding(
     doubts: list[str] = []
     # Weak shots beside strong ones are not counted (the likelier reading) but are asked about.
     strong = [s for s in shots if s.confidence >= config.sure]
+    # The chance that a left-out squeeze was a real shot caps the finding's confidence.
+    cap = 1.0
     if strong and len(strong) < len(shots):
         for weak in shots:
             if weak.confidence < config.sure:
                 doubts.append(f"seat {seat}: a weak squeeze at {weak.t:.2f} s "
                               f"({weak.confidence:.0%}) was not counted as a shot")
+                cap = min(cap, 1.0 - weak.confidence)
         shots = strong
     if not shots:
         if seen < config.min_seen:
@@ -273,11 +276,11 @@ def _finding(
                           f"{weakest:.0%} confidence")
         return MemberFinding(
             seat, Observation.MORE_THAN_ONE_SHOT, None, REASONS[Observation.MORE_THAN_ONE_SHOT],
-            weakest, evidence, seen, tuple(doubts),
+            min(weakest, cap), evidence, seen, tuple(doubts),
         )
     shot = shots[0]
     where = locate(shot.t, hunt.windows, hunt.between_gap, hunt.word_ends, config)
-    confidence = min(shot.confidence, where.window_confidence, where.margin)
+    confidence = min(shot.confidence, where.window_confidence, where.margin, cap)
     if where.doubt:
         doubts.append(where.doubt)
     if shot.confidence < config.sure:
