@@ -21,6 +21,7 @@ from mafiavision.errors import UserError
 
 #: Modules that register sub-commands, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
+    "mafiavision.rules.cli",
     "mafiavision.night.cli",
 )
 

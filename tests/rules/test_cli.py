@@ -1,0 +1,66 @@
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mafiavision.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "sample_games"
+
+
+@pytest.mark.parametrize(
+    ("name", "rules", "winner", "termination"),
+    [
+        ("kharkiv_town_wins", "kharkiv", "town", "elimination"),
+        ("romanian_black_wins", "romanian", "black", "parity"),
+        ("ukrainian_red_wins", "ukrainian", "red", "elimination"),
+        ("triad_yellow_wins", "triad", "yellow", "equal_groups"),
+    ],
+)
+def test_replay_json_of_bundled_samples(
+    name: str, rules: str, winner: str, termination: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["replay", str(SAMPLES / f"{name}.jsonl"), "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["rules"] == rules
+    assert info["winner"] == winner
+    assert info["termination"] == termination
+    assert info["phase"] == "over"
+    assert set(info) >= {"rules", "winner", "termination", "alive", "misses", "day", "phase"}
+    assert all(isinstance(s, int) for s in info["alive"])
+
+
+def test_replay_text_through_the_module_entry_point() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "mafiavision", "replay", "sample_games/kharkiv_town_wins.jsonl"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "town wins (elimination)" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (None, "game record not found"),
+        ("", "empty game record"),
+        ("{not json\n", "line 1: not valid JSON"),
+        ('{"type": "action", "time": "t"}\n', "line 1: type: expected the header"),
+    ],
+)
+def test_replay_bad_record_is_one_line_error(
+    tmp_path: Path, content: str | None, expected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "game.jsonl"
+    if content is not None:
+        path.write_text(content)
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert expected in err
+    assert err.count("\n") == 1 and "Traceback" not in err
