@@ -13,16 +13,16 @@ How a member's shots become an observation (``Config`` holds every threshold):
 
 * no shot, and the hand seen in at least ``min_seen`` of the hunt's frames → ``no_shot``
   (confidence = the share of frames the hand was seen, since an unseen squeeze cannot be ruled
-  out); seen less → ``hand_not_seen`` (always a question);
-* two or more shots → ``more_than_one_shot``; shots below ``sure`` confidence beside one or more
+  out); seen less → ``not_seen`` (always a question);
+* two or more shots → ``multiple``; shots below ``sure`` confidence beside one or more
   sure ones are left out (the likelier reading) and asked about;
 * one shot at time *t*: the number window containing *t* gives the seat (the windows'
-  contract: ``[onset_k + lead, onset_{k+1} + lead)``); it is ``between_numbers`` instead when *t*
+  contract: ``[onset_k + lead, onset_{k+1} + lead)``); it is ``between`` instead when *t*
   lies within ``between_gap`` of a boundary between two consecutive windows (the audio
   module's rule), or — where the speech shows when number *k*'s word ended — when *t* falls in
   the pause after it, more than ``tail`` seconds after the word's end and before the next
   number (a shot "on the number" peaks while the number is said or just after); *t* outside
-  every window → ``between_numbers`` with a question (before the first or after the last
+  every window → ``between`` with a question (before the first or after the last
   number). The confidence is the least of the shot's, the window's and a margin factor that
   falls from 1 to 0.5 as *t* comes within ``doubt_band`` of one of those decision thresholds.
 
@@ -38,8 +38,9 @@ import bisect
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Protocol
+
+from mafiavision.rules import MemberShot, ShotKind, resolve_hunt
 
 
 class ShotLike(Protocol):
@@ -66,21 +67,11 @@ class NumberLike(Protocol):
     confidence: float
 
 
-class Observation(StrEnum):
-    """What the camera saw of one member during a hunt (the rules engine's vocabulary)."""
-
-    SHOT = "shot"
-    NO_SHOT = "no_shot"
-    BETWEEN_NUMBERS = "between_numbers"
-    MORE_THAN_ONE_SHOT = "more_than_one_shot"
-    HAND_NOT_SEEN = "hand_not_seen"
-
-
-REASONS: dict[Observation, str] = {
-    Observation.NO_SHOT: "no shot",
-    Observation.BETWEEN_NUMBERS: "between numbers",
-    Observation.MORE_THAN_ONE_SHOT: "two shots",
-    Observation.HAND_NOT_SEEN: "hand not seen",
+REASONS: dict[ShotKind, str] = {
+    ShotKind.NO_SHOT: "no shot",
+    ShotKind.BETWEEN: "between numbers",
+    ShotKind.MULTIPLE: "two shots",
+    ShotKind.NOT_SEEN: "hand not seen",
 }
 ANOTHER_NUMBER = "another number"
 
@@ -113,13 +104,17 @@ class ShotEvidence:
 @dataclass(frozen=True)
 class MemberFinding:
     seat: int
-    observation: Observation
+    observation: ShotKind
     target: int | None
     reason: str
     confidence: float
     shots: tuple[ShotEvidence, ...]
     seen: float
     doubts: tuple[str, ...] = ()
+
+    @property
+    def member_shot(self) -> MemberShot:
+        return MemberShot(seat=self.seat, kind=self.observation, target=self.target)
 
 
 @dataclass(frozen=True)
@@ -141,10 +136,16 @@ class HuntVerdict:
     between_gap: float
     confidence: float
     questions: tuple[str, ...]
+    miss_reason: str | None = None  # the rules engine's MissReason value
 
     @property
     def needs_moderator(self) -> bool:
         return bool(self.questions)
+
+    @property
+    def shots(self) -> tuple[MemberShot, ...]:
+        """The proposal as the rules engine's observations (one per member)."""
+        return tuple(f.member_shot for f in self.findings)
 
     @property
     def summary(self) -> str:
@@ -164,6 +165,8 @@ class HuntInput:
     windows: Sequence[WindowLike]
     between_gap: float
     seen: Mapping[int, float]
+    #: Seats already out of the game (a unanimous shot on one is a miss).
+    out: frozenset[int] = frozenset()
     #: When each called number's word ended (seat → seconds), where the speech shows it.
     word_ends: Mapping[int, float] = field(default_factory=dict)
     frame_times: Sequence[float] = field(default_factory=tuple)
@@ -260,14 +263,14 @@ def _finding(
     if not shots:
         if seen < config.min_seen:
             return MemberFinding(
-                seat, Observation.HAND_NOT_SEEN, None, REASONS[Observation.HAND_NOT_SEEN],
+                seat, ShotKind.NOT_SEEN, None, REASONS[ShotKind.NOT_SEEN],
                 0.0, (), seen,
                 (f"seat {seat}'s hand was seen in only {seen:.0%} of the hunt",),
             )
         if seen < config.sure:
             doubts.append(f"seat {seat}'s hand was seen in only {seen:.0%} of the hunt: "
                           "a shot may have been missed")
-        return MemberFinding(seat, Observation.NO_SHOT, None, REASONS[Observation.NO_SHOT],
+        return MemberFinding(seat, ShotKind.NO_SHOT, None, REASONS[ShotKind.NO_SHOT],
                              seen, (), seen, tuple(doubts))
     if len(shots) > 1:
         weakest = min(s.confidence for s in shots)
@@ -275,7 +278,7 @@ def _finding(
             doubts.append(f"seat {seat}: {len(shots)} shots, the weakest at "
                           f"{weakest:.0%} confidence")
         return MemberFinding(
-            seat, Observation.MORE_THAN_ONE_SHOT, None, REASONS[Observation.MORE_THAN_ONE_SHOT],
+            seat, ShotKind.MULTIPLE, None, REASONS[ShotKind.MULTIPLE],
             min(weakest, cap), evidence, seen, tuple(doubts),
         )
     shot = shots[0]
@@ -294,10 +297,10 @@ def _finding(
                       "between two numbers")
     if where.between:
         return MemberFinding(
-            seat, Observation.BETWEEN_NUMBERS, None, REASONS[Observation.BETWEEN_NUMBERS],
+            seat, ShotKind.BETWEEN, None, REASONS[ShotKind.BETWEEN],
             confidence, evidence, seen, tuple(doubts),
         )
-    return MemberFinding(seat, Observation.SHOT, where.seat, f"shot on {where.seat}",
+    return MemberFinding(seat, ShotKind.SHOT, where.seat, f"shot on {where.seat}",
                          confidence, evidence, seen, tuple(doubts))
 
 
@@ -313,21 +316,24 @@ def judge_hunt(hunt: HuntInput, config: Config | None = None) -> HuntVerdict:
             per_seat[shot.seat].append(shot)
     findings = [_finding(m, per_seat[m], hunt, config) for m in hunt.members]
 
-    targets = Counter(f.target for f in findings if f.observation is Observation.SHOT)
-    hit: int | None = None
-    if len(targets) == 1 and targets.total() == len(findings):
-        hit = next(iter(targets))
-    else:
+    # Hit or miss is the rules engine's decision (a shot on a seat already out is a miss too).
+    ruling = resolve_hunt(hunt.group, [f.member_shot for f in findings], frozenset(hunt.out))
+    hit = ruling.target
+    if hit is None:
+        targets = Counter(f.target for f in findings if f.observation is ShotKind.SHOT)
         top = targets.most_common(2)
         agreed = top[0][0] if top and (len(top) == 1 or top[0][1] > top[1][1]) else None
         findings = [
-            f if f.observation is not Observation.SHOT or f.target == agreed
+            f if f.observation is not ShotKind.SHOT or f.target == agreed
             else MemberFinding(f.seat, f.observation, f.target,
                                f"{ANOTHER_NUMBER} ({f.target})", f.confidence, f.shots, f.seen,
                                f.doubts)
             for f in findings
         ]
     questions = tuple(d for f in findings for d in f.doubts)
+    if not hunt.windows:
+        questions = ("the count of numbers was not heard: no timing for the shots",
+                     *questions)
     return HuntVerdict(
         group=hunt.group,
         members=tuple(hunt.members),
@@ -338,8 +344,9 @@ def judge_hunt(hunt: HuntInput, config: Config | None = None) -> HuntVerdict:
             for w in sorted(hunt.windows, key=lambda w: w.start)
         ),
         between_gap=hunt.between_gap,
-        confidence=min(f.confidence for f in findings),
+        confidence=min(f.confidence for f in findings) if hunt.windows else 0.0,
         questions=questions,
+        miss_reason=ruling.reason.value if ruling.reason is not None else None,
     )
 
 

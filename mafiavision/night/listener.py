@@ -164,7 +164,8 @@ class Listener:
 def windows_from_taps(taps: Sequence[float], seats: Sequence[int], segments: Sequence[Any],
                       *, lead: float = 0.0, between_gap: float = 0.15) -> tuple[Any, dict]:
     """Tap mode: one tap per called number, snapped to the nearest voice onset when there is
-    one in reach (``mafiavision.audio.cues.snap_taps``); a tap left unsnapped is less sure.
+    one in reach (``mafiavision.audio.cues.snap_taps``); a tap left unsnapped while there is
+    speech is less sure.
     Returns the callout and the word ends known from the snapped segments."""
     from mafiavision.audio.callout import Alignment, make_windows
     from mafiavision.audio.cues import snap_taps
@@ -173,7 +174,10 @@ def windows_from_taps(taps: Sequence[float], seats: Sequence[int], segments: Seq
     onsets = [s.onset for s in snapped]
     steps = sorted(b - a for a, b in itertools.pairwise(onsets))
     interval = steps[len(steps) // 2] if steps else 1.0
-    alignment = Alignment(onsets=onsets, confidences=[1.0 if s.snapped else 0.6 for s in snapped],
+    # Without any speech to snap to (no microphone) the taps are the only timing there is.
+    unsnapped = 0.6 if segments else 0.8
+    alignment = Alignment(onsets=onsets,
+                          confidences=[1.0 if s.snapped else unsnapped for s in snapped],
                           interpolated=[False] * len(onsets), interval=interval, cost=0.0)
     starts = [seg.start for seg in segments]
     segment_of = [starts.index(s.onset) if s.snapped and s.onset in starts else None

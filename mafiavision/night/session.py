@@ -25,6 +25,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from mafiavision import rules as r
 from mafiavision.night import arbiter
 from mafiavision.night.capture import Capture
 from mafiavision.night.cards import Card
@@ -51,8 +52,10 @@ class LiveSession:
         listener: Any | None = None,
         config: arbiter.Config | None = None,
         source_name: str | None = None,
+        clock: Callable[[], float | None] | None = None,
     ) -> None:
         self.source_name = source_name
+        self._clock = clock
         self.game = game
         self.rules = game.rules
         self.pipeline = pipeline
@@ -102,8 +105,10 @@ class LiveSession:
     # -- the clock ----------------------------------------------------------------------------
     def now(self) -> float | None:
         """The current time on the input's clock (the latest frame, advanced by wall time)."""
-        if self.pipeline is not None and self.pipeline.status.t is not None:
+        if self.pipeline is not None:
             return self.pipeline.clock()
+        if self._clock is not None:
+            return self._clock()
         if self.listener is not None:
             return self.listener.t
         return None
@@ -205,7 +210,8 @@ class LiveSession:
             verdict = arbiter.judge_hunt(arbiter.HuntInput(
                 group=step.team or "", members=step.seats, shots=capture.shots,
                 windows=windows, between_gap=callout.between_gap if callout else 0.0,
-                seen=capture.seen(*span), word_ends=ends, frame_times=capture.frame_times,
+                seen=capture.seen(*span), out=self.game.state.removed_seats(), word_ends=ends,
+                frame_times=capture.frame_times,
                 frame_numbers=capture.frame_indices,
             ), self.config)
             self._card = self._new_card(verdict, choices=step.called,
@@ -280,12 +286,13 @@ class LiveSession:
         text = ", ".join(f"{k}={_plain(v)}" for k, v in fields.items())
         return f"{action.kind}: {text}"
 
-    def _evidence(self) -> dict[str, Any] | None:
+    def _evidence(self, confidence: float | None = None) -> dict[str, Any] | None:
+        """Where in the input the step's evidence is, for the record."""
         capture = self._capture
         if capture is None or not capture.frame_times:
             return None
         return {"source": self.source_name, "video_time": max(0.0, capture.frame_times[0]),
-                "video_end": max(0.0, capture.frame_times[-1])}
+                "video_end": max(0.0, capture.frame_times[-1]), "confidence": confidence}
 
     def _on_confirm(self, c: cmd.Confirm) -> dict[str, Any]:
         if self._card is None or self._card.id != c.card:
@@ -293,25 +300,23 @@ class LiveSession:
         card = self._card
         if card.questions:
             raise ValueError("this card has open questions: correct it instead of confirming")
-        r = card.reading
-        if isinstance(r, arbiter.HuntVerdict):
-            return self._push_hunt([(f.seat, f.observation.value, f.target) for f in r.findings])
-        if isinstance(r, arbiter.CheckReading):
-            assert r.target is not None
-            answer = self.game.check_answer(r.leader, r.target)
-            return self._push(self._action("Check", seat=r.leader, target=r.target,
-                                           answer=answer), self._evidence())
-        if isinstance(r, arbiter.OrdersReading):
-            return self._push(self._action("Meet", team=self._step.team,
-                                           orders=tuple(r.orders or ())), self._evidence())
-        return self._push(self._action("LeaderShown", seat=r.seat), self._evidence())
+        reading = card.reading
+        if isinstance(reading, arbiter.HuntVerdict):
+            return self._push_hunt(reading.shots, reading.confidence)
+        if isinstance(reading, arbiter.CheckReading):
+            assert reading.target is not None
+            answer = self.game.check_answer(reading.leader, reading.target)
+            return self._push(r.Check(seat=reading.leader, target=reading.target, answer=answer),
+                              self._evidence(reading.confidence))
+        if isinstance(reading, arbiter.OrdersReading):
+            return self._push(r.Meet(team=self._step.team or "", orders=reading.orders or ()),
+                              self._evidence(reading.confidence))
+        return self._push(r.LeaderShown(seat=reading.seat), self._evidence())
 
-    def _push_hunt(self, shots: list[tuple[int, str, int | None]]) -> dict[str, Any]:
-        from mafiavision.rules.actions import MemberShot, ShotKind
-
-        members = tuple(MemberShot(seat=s, kind=ShotKind(k), target=t) for s, k, t in shots)
-        return self._push(self._action("Hunt", team=self._step.team, shots=members),
-                          self._evidence())
+    def _push_hunt(self, shots: tuple[r.MemberShot, ...],
+                   confidence: float | None = None) -> dict[str, Any]:
+        return self._push(r.Hunt(team=self._step.team or "", shots=shots),
+                          self._evidence(confidence))
 
     def _on_correct_hunt(self, c: cmd.CorrectHunt) -> dict[str, Any]:
         card = self._card_for(c.card, "hunt")
@@ -320,22 +325,27 @@ class LiveSession:
         if given != seats:
             raise ValueError(f"give one observation for each member: seats "
                              f"{', '.join(map(str, sorted(seats)))}")
-        return self._push_hunt([(m.seat, m.kind, m.target) for m in c.shots])
+        return self._push_hunt(tuple(
+            r.MemberShot(seat=m.seat, kind=r.ShotKind(m.kind), target=m.target)
+            for m in c.shots))
 
     def _on_answer_check(self, c: cmd.AnswerCheck) -> dict[str, Any]:
         card = self._card_for(c.card, "check")
-        return self._push(self._action("Check", seat=card.reading.leader, target=c.target,
-                                       answer=c.answer), self._evidence())
+        if (c.target is None) != (c.answer is None):
+            raise ValueError("give both the seat shown and the answer, or neither "
+                             "(no number shown)")
+        return self._push(r.Check(seat=card.reading.leader, target=c.target, answer=c.answer),
+                          self._evidence())
 
     def _on_correct_orders(self, c: cmd.CorrectOrders) -> dict[str, Any]:
         self._card_for(c.card, "orders")
-        return self._push(self._action("Meet", team=self._step.team, orders=tuple(c.orders)),
+        return self._push(r.Meet(team=self._step.team or "", orders=tuple(c.orders)),
                           self._evidence())
 
     def _on_answer_hand(self, c: cmd.AnswerHand) -> dict[str, Any]:
         card = self._card_for(c.card, "hand")
-        evidence = (self._evidence() or {}) | {"raised": c.raised}
-        return self._push(self._action("LeaderShown", seat=card.reading.seat), evidence)
+        evidence = (self._evidence() or {}) | {"details": {"raised": c.raised}}
+        return self._push(r.LeaderShown(seat=card.reading.seat), evidence)
 
     def _on_restart(self, c: cmd.Restart) -> None:
         if not self._step.camera:
@@ -367,26 +377,19 @@ class LiveSession:
         return {"undone": action.kind}
 
     def _on_deal(self, c: cmd.Deal) -> dict[str, Any]:
-        return self._push(self._action("Deal", roles=tuple(c.roles)))
+        return self._push(r.Deal(roles=tuple(c.roles)))
 
     def _on_speech(self, c: cmd.Speech) -> dict[str, Any]:
-        return self._push(self._action("Speech", seat=c.seat, nominee=c.nominee))
+        return self._push(r.Speech(seat=c.seat, nominee=c.nominee))
 
     def _on_last_word(self, c: cmd.LastWord) -> dict[str, Any]:
-        return self._push(self._action("LastWord", seat=c.seat))
+        return self._push(r.LastWord(seat=c.seat))
 
     def _on_vote(self, c: cmd.Vote) -> dict[str, Any]:
-        return self._push(self._action("Vote", candidate=c.candidate,
-                                       voters=frozenset(c.voters)))
+        return self._push(r.Vote(candidate=c.candidate, voters=frozenset(c.voters)))
 
     def _on_all_leave(self, c: cmd.AllLeave) -> dict[str, Any]:
-        return self._push(self._action("AllLeaveVote", yes=frozenset(c.yes), no=frozenset(c.no)))
-
-    @staticmethod
-    def _action(name: str, **fields: Any) -> Any:
-        from mafiavision.rules import actions
-
-        return getattr(actions, name)(**fields)
+        return self._push(r.AllLeaveVote(yes=frozenset(c.yes), no=frozenset(c.no)))
 
     # -- the view ------------------------------------------------------------------------------
     def view(self) -> dict[str, Any]:

@@ -39,12 +39,13 @@ class CorrectHunt(_Command):
 
 
 class AnswerCheck(_Command):
-    """The seat the leader showed and the moderator's nod (true) or shake (false)."""
+    """The seat the leader showed and the moderator's nod (true) or shake (false); both null
+    when the leader showed no number."""
 
     kind: Literal["answer_check"]
     card: str
-    target: Seat
-    answer: bool
+    target: Seat | None
+    answer: bool | None
 
 
 class CorrectOrders(_Command):

@@ -8,7 +8,6 @@ import pytest
 
 from mafiavision.night.arbiter import (
     HuntInput,
-    Observation,
     frame_index,
     judge_hunt,
     locate,
@@ -83,16 +82,16 @@ HUNTS = [
      {}, None, [("shot", "another number (1)"), ("shot", "another number (3)"),
                 ("shot", "another number (4)")], False),
     ("one between numbers", [Shot(2, mid(7)), Shot(5, mid(7)), Shot(9, 17.05)], {}, None,
-     [("shot", "shot on 7"), ("shot", "shot on 7"), ("between_numbers", "between numbers")],
+     [("shot", "shot on 7"), ("shot", "shot on 7"), ("between", "between numbers")],
      False),
     ("one no shot", [Shot(2, mid(7)), Shot(5, mid(7))], {}, None,
      [("shot", "shot on 7"), ("shot", "shot on 7"), ("no_shot", "no shot")], False),
     ("two shots", [Shot(2, mid(7)), Shot(5, mid(7)), Shot(9, mid(7)), Shot(9, mid(8))], {},
      None, [("shot", "shot on 7"), ("shot", "shot on 7"),
-            ("more_than_one_shot", "two shots")], False),
+            ("multiple", "two shots")], False),
     ("hand not seen asks", [Shot(2, mid(7)), Shot(5, mid(7))],
      {"seen": {2: 1.0, 5: 1.0, 9: 0.1}}, None,
-     [("shot", "shot on 7"), ("shot", "shot on 7"), ("hand_not_seen", "hand not seen")], True),
+     [("shot", "shot on 7"), ("shot", "shot on 7"), ("not_seen", "hand not seen")], True),
     ("no shot but hand seen little asks", [], {"seen": {2: 1.0, 5: 0.6, 9: 1.0}}, None,
      [("no_shot", "no shot")] * 3, True),
     ("weak shot asks", [Shot(2, mid(7)), Shot(5, mid(7), confidence=0.5), Shot(9, mid(7))], {},
@@ -102,10 +101,12 @@ HUNTS = [
     ("near a boundary asks", [Shot(2, mid(7)), Shot(5, 16.85), Shot(9, mid(7))], {}, 7,
      [("shot", "shot on 7")] * 3, True),
     ("before the count asks", [Shot(2, 5.0), Shot(5, mid(7)), Shot(9, mid(7))], {}, None,
-     [("between_numbers", "between numbers"), ("shot", "shot on 7"), ("shot", "shot on 7")],
+     [("between", "between numbers"), ("shot", "shot on 7"), ("shot", "shot on 7")],
      True),
     ("no windows asks", [Shot(2, mid(7))], {"members": (2,), "windows": []}, None,
-     [("between_numbers", "between numbers")], True),
+     [("between", "between numbers")], True),
+    ("no windows and no shots asks", [], {"members": (2,), "windows": []}, None,
+     [("no_shot", "no shot")], True),
     ("non-member shot ignored", [Shot(2, mid(3)), Shot(5, mid(3)), Shot(9, mid(3)),
                                  Shot(4, mid(6))], {}, 3, [("shot", "shot on 3")] * 3, False),
     # Number k's word is said from 10 + k - 1 to 10 + k - 0.6 (0.4 s), then a 0.6 s pause.
@@ -113,7 +114,7 @@ HUNTS = [
      {"word_ends": WORD_ENDS}, 7, [("shot", "shot on 7")] * 3, False),
     ("shot in the pause is between", [Shot(2, 16.55), Shot(5, 16.6), Shot(9, 16.78)],
      {"word_ends": WORD_ENDS}, None,
-     [("shot", "shot on 7"), ("shot", "shot on 7"), ("between_numbers", "between numbers")],
+     [("shot", "shot on 7"), ("shot", "shot on 7"), ("between", "between numbers")],
      False),
     ("shot at the pause threshold asks", [Shot(2, 16.5), Shot(5, 16.5), Shot(9, 16.68)],
      {"word_ends": WORD_ENDS}, 7, [("shot", "shot on 7")] * 3, True),
@@ -127,7 +128,7 @@ HUNTS = [
     ("two weak squeezes stay two shots", [Shot(2, mid(7)), Shot(5, mid(7)),
                                           Shot(9, mid(3), confidence=0.5),
                                           Shot(9, mid(7), confidence=0.6)], {}, None,
-     [("shot", "shot on 7"), ("shot", "shot on 7"), ("more_than_one_shot", "two shots")],
+     [("shot", "shot on 7"), ("shot", "shot on 7"), ("multiple", "two shots")],
      True),
     ("lone survivor hits", [Shot(5, mid(10))], {"members": (5,)}, 10,
      [("shot", "shot on 10")], False),
@@ -229,6 +230,9 @@ def test_read_raised_hand(seen: float, raised: bool, asks: bool) -> None:
     assert (reading.raised, reading.needs_moderator) == (raised, asks)
 
 
-def test_observation_values_are_the_rules_vocabulary() -> None:
-    assert {o.value for o in Observation} == {
-        "shot", "no_shot", "between_numbers", "more_than_one_shot", "hand_not_seen"}
+def test_unanimous_shot_on_a_seat_already_out_is_a_miss() -> None:
+    shots = [Shot(2, mid(4)), Shot(5, mid(4)), Shot(9, mid(4))]
+    verdict = judge_hunt(HuntInput("mafia", (2, 5, 9), shots, count(), 0.12,
+                                   {2: 1.0, 5: 1.0, 9: 1.0}, out=frozenset({4})))
+    assert (verdict.hit, verdict.miss_reason) == (None, "target_out")
+    assert [s.target for s in verdict.shots] == [4, 4, 4]

@@ -257,6 +257,8 @@ function wire() {
                                 target: Number($("check-seat").value), answer: yes});
   $("answer-yes").onclick = () => answer(true);
   $("answer-no").onclick = () => answer(false);
+  $("answer-none").onclick = () => send(
+    {kind: "answer_check", card: card(), target: null, answer: null});
   $("orders").onclick = () => send({kind: "correct_orders", card: card(),
     orders: $("orders-input").value.split(/[ ,]+/).filter(Boolean).map(Number)});
   $("hand-yes").onclick = () => send({kind: "answer_hand", card: card(), raised: true});
