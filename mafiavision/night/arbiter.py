@@ -59,6 +59,15 @@ class WindowLike(Protocol):
     confidence: float
 
 
+class OrdersLike(Protocol):
+    """``mafiavision.vision.numbers.Orders``: the two passes of the Don's orders, compared."""
+
+    first: tuple[int, ...]
+    second: tuple[int, ...]
+    agree: bool
+    confidence: float
+
+
 class NumberLike(Protocol):
     seat: int
     start: float
@@ -82,7 +91,6 @@ class Config:
 
     sure: float = 0.7
     min_seen: float = 0.5
-    orders_count: int = 3
     #: Seconds after a number's word ends within which a shot still counts for it; later, in
     #: the pause before the next number, it is "between numbers".
     tail: float = 0.3
@@ -391,9 +399,20 @@ def read_check(
     numbers: Sequence[NumberLike],
     valid_targets: Sequence[int],
     config: Config | None = None,
+    joined: int | None = None,
 ) -> CheckReading:
-    """The seat a leader showed during a check (``looking_for`` e.g. "the Sheriff")."""
+    """The seat a leader showed during a check (``looking_for`` e.g. "the Sheriff").
+
+    ``joined``: the number the club convention makes of two numbers shown one after the other
+    (``mafiavision.vision.numbers.read_number``: 1 then 2 is seat 12), when it applies."""
     config = config or Config()
+    if joined is not None and joined in set(valid_targets):
+        mine = [n for n in numbers if n.seat == leader]
+        confidence = min((n.confidence for n in mine), default=0.0)
+        doubts = ([f"seat {leader}'s numbers were read with only {confidence:.0%} confidence"]
+                  if confidence < config.sure else [])
+        return CheckReading(leader, joined, f"Is seat {joined} {looking_for}?", confidence,
+                            tuple(n.value for n in mine), tuple(doubts))
     values, doubts, confidence = _confident_values(numbers, leader, set(valid_targets), config)
     distinct = list(dict.fromkeys(values))
     if len(distinct) == 1:
@@ -427,26 +446,35 @@ class OrdersReading:
 
 def read_orders(
     leader: int,
-    numbers: Sequence[NumberLike],
+    read: OrdersLike,
     valid_targets: Sequence[int],
+    count: int,
     config: Config | None = None,
 ) -> OrdersReading:
-    """Split the Don's numbers into passes of ``orders_count`` and compare the two passes."""
+    """The card of the Don's orders from the two passes the number reader compared
+    (``mafiavision.vision.numbers.read_orders``)."""
     config = config or Config()
-    values, doubts, confidence = _confident_values(numbers, leader, set(valid_targets), config)
-    k = config.orders_count
-    passes = tuple(tuple(values[i:i + k]) for i in range(0, len(values), k))
+    first, second = tuple(read.first), tuple(read.second)
+    doubts: list[str] = []
     orders: tuple[int, ...] | None = None
-    if len(values) == 2 * k and passes[0] == passes[1]:
-        orders = passes[0]
-    elif len(values) == k:
-        orders = passes[0]
+    confidence = read.confidence
+    if read.agree and len(first) == count:
+        orders = first
+    elif len(first) == count and not second:
+        orders = first
+        confidence = min(confidence, 0.5)
         doubts.append(f"the orders were read once only: {', '.join(map(str, orders))}")
     else:
-        shown = " / ".join(", ".join(map(str, p)) for p in passes) or "nothing"
+        shown = " / ".join(", ".join(map(str, p)) for p in (first, second) if p) or "nothing"
         doubts.append(f"the two passes of seat {leader}'s orders do not agree: {shown}")
         confidence = 0.0
-    return OrdersReading(leader, orders, passes, confidence, tuple(doubts))
+    bad = [v for v in orders or () if v not in set(valid_targets)]
+    if bad:
+        doubts.append(f"seat {leader}'s orders name {', '.join(map(str, bad))}, which cannot be "
+                      "ordered")
+    if orders is not None and confidence < config.sure and not doubts:
+        doubts.append(f"seat {leader}'s orders were read with only {confidence:.0%} confidence")
+    return OrdersReading(leader, orders, (first, second), confidence, tuple(doubts))
 
 
 @dataclass(frozen=True)

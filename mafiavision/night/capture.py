@@ -25,6 +25,8 @@ class Capture:
 
     seats: tuple[int, ...]
     started: float | None = None
+    #: Read finger numbers (checks, the Don's orders); a hunt only watches for shots.
+    reads_numbers: bool = False
     frame_times: list[float] = field(default_factory=list)
     frame_indices: list[int] = field(default_factory=list)
     seen_log: list[frozenset[int]] = field(default_factory=list)
@@ -55,6 +57,10 @@ class Capture:
             for seat, crop in crops.items():
                 self.crops.setdefault(seat, []).append((t, crop))
             self.shots.extend(shots)
+            self.numbers.extend(numbers)
+
+    def add_numbers(self, numbers: list[Any]) -> None:
+        with self._lock:
             self.numbers.extend(numbers)
 
     def tap(self, t: float) -> None:

@@ -32,6 +32,7 @@ def open_game(record: Path, resume: bool, rules: str) -> Any:
 
 def build_pipeline(table_path: Path, source: str | int | Path, *, realtime: bool, model: str,
                    reopen: bool) -> Pipeline:
+    from mafiavision.vision.gestures import classify_hand
     from mafiavision.vision.hands import SeatTracker
     from mafiavision.vision.numbers import NumberReader
     from mafiavision.vision.shots import ShotDetector
@@ -42,9 +43,10 @@ def build_pipeline(table_path: Path, source: str | int | Path, *, realtime: bool
     pipeline = Pipeline(
         lambda: open_source(source, realtime=realtime, report=pipeline.report),
         table,
-        SeatTracker(table, model=model),
-        lambda seat: ShotDetector(seat),
-        lambda seat: NumberReader(seat),
+        (SeatTracker(table, model=model), SeatTracker(table, model=model, hands_per_seat=2)),
+        ShotDetector,
+        NumberReader,
+        lambda obs: classify_hand(obs.world, obs.landmarks),
         reopen=reopen,
     )
     return pipeline

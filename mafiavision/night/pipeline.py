@@ -88,15 +88,20 @@ class Pipeline:
         self,
         open_frames: Callable[[], Iterable[Any]],
         table: Any,
-        tracker: Any,
+        trackers: tuple[Any, Any],
         make_shot_detector: Callable[[int], Any],
         make_number_reader: Callable[[int], Any],
+        classify: Callable[[Any], Any],
         *,
         reopen: bool,
     ) -> None:
+        """``trackers``: a one-hand tracker (hunts: fast) and a two-hand one (numbers 6–10);
+        ``classify``: a hand observation → its pose (for the number readers)."""
         self._open_frames = open_frames
         self._table = table
-        self._tracker = tracker
+        self._trackers = trackers
+        self._tracker = trackers[0]
+        self._classify = classify
         self._make_shot = make_shot_detector
         self._make_number = make_number_reader
         self._reopen = reopen
@@ -122,14 +127,17 @@ class Pipeline:
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(timeout=5)
-        self._tracker.close()
+        for tracker in self._trackers:
+            tracker.close()
 
     def report(self, message: str) -> None:
         """A message from the source (a camera retrying): shown as the warning."""
         self.status.warning = f"camera: {message}"
 
-    def set_active(self, seats: Iterable[int]) -> None:
+    def set_active(self, seats: Iterable[int], *, two_hands: bool = False) -> None:
+        """Track ``seats`` at full rate (one hand each, or two for numbers above five)."""
         with self._lock:
+            self._tracker = self._trackers[1 if two_hands else 0]
             self._active = tuple(sorted(set(seats)))
             for seat in self._active:
                 self._shots.setdefault(seat, self._make_shot(seat))
@@ -142,6 +150,17 @@ class Pipeline:
     def attach(self, capture: Capture | None) -> None:
         with self._lock:
             self._capture = capture
+
+    def flush_numbers(self) -> None:
+        """Numbers still held up when a step ends count too: close them into the capture."""
+        with self._lock:
+            capture = self._capture
+            if capture is None or not capture.reads_numbers:
+                return
+            for seat in capture.seats:
+                if seat in self._numbers:
+                    held = [e for e in self._numbers[seat].flush() if hasattr(e, "value")]
+                    capture.add_numbers(held)
 
     # -- the live view --------------------------------------------------------------------
     def seat_states(self) -> dict[int, str]:
@@ -237,13 +256,17 @@ class Pipeline:
         seen: set[int] = set()
         shots: list[Any] = []
         numbers: list[Any] = []
+        reading = capture is not None and capture.reads_numbers
         for seat in active:
             found = hands.get(seat) or []
             best = max(found, key=lambda o: o.score) if found else None
             if best is not None:
                 seen.add(seat)
             shots.extend(self._shots[seat].update(best, frame.t))
-            numbers.extend(self._numbers[seat].update(best, frame.t))
+            if reading:
+                poses = [self._classify(o) for o in found]
+                numbers.extend(e for e in self._numbers[seat].update(poses, frame.t)
+                               if hasattr(e, "value"))
         crops: dict[int, np.ndarray] = {}
         if capture is not None:
             by_seat = {b.seat: b for b in self._boxes}

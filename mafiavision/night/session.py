@@ -33,6 +33,8 @@ from mafiavision.night.listener import windows_from_taps
 from mafiavision.night.script import Step, current_step
 from mafiavision.ui import commands as cmd
 
+#: Steps in which a leader shows numbers on his fingers.
+NUMBER_STEPS = frozenset({"meet", "check"})
 #: Seconds a raised-hand step records before its card appears.
 HAND_SECONDS = 3.0
 #: Seconds a check waits after its first steady number before the card appears.
@@ -121,7 +123,7 @@ class LiveSession:
             return
         self._step, self._step_key, self._card = step, key, None
         if self.pipeline is not None:
-            self.pipeline.set_active(step.seats)
+            self.pipeline.set_active(step.seats, two_hands=step.kind in NUMBER_STEPS)
         self._open_capture()
         if step.kind == "meet" and not step.orders:
             self._card = self._new_card(arbiter.OrdersReading(step.leader or 0, (), (), 1.0, ()))
@@ -137,7 +139,8 @@ class LiveSession:
             if self.pipeline is not None:
                 self.pipeline.attach(None)
             return
-        self._capture = Capture(seats=step.seats, started=self.now())
+        self._capture = Capture(seats=step.seats, started=self.now(),
+                                reads_numbers=step.kind in NUMBER_STEPS)
         if self.pipeline is not None:
             self.pipeline.attach(self._capture)
 
@@ -201,6 +204,8 @@ class LiveSession:
         capture, step = self._capture, self._step
         if capture is None:
             raise ValueError("nothing is being recorded now")
+        if self.pipeline is not None:
+            self.pipeline.flush_numbers()
         capture.close()
         state = self.game.state
         if step.kind == "hunt":
@@ -221,17 +226,24 @@ class LiveSession:
                 # From the count's end to this card, on the audio's clock.
                 self.card_latency.append((self.listener.t or 0.0) - self._ready_at)
         elif step.kind == "check":
+            from mafiavision.vision.numbers import read_number
+
             assert step.leader is not None
             valid = [s for s in state.alive() if s != step.leader]
-            reading = arbiter.read_check(step.leader, step.looking_for, capture.numbers, valid,
-                                         self.config)
+            mine = sorted((n for n in capture.numbers if n.seat == step.leader),
+                          key=lambda n: n.start)
+            reading = arbiter.read_check(step.leader, step.looking_for, mine, valid,
+                                         self.config, joined=read_number(mine))
             self._card = self._new_card(reading, choices=tuple(valid))
         elif step.kind == "meet":
+            from mafiavision.vision.numbers import read_orders
+
             assert step.leader is not None
             valid = [s for s in state.alive() if s != step.leader]
-            reading = arbiter.read_orders(step.leader, capture.numbers, valid,
-                                          arbiter.Config(self.config.sure, self.config.min_seen,
-                                                         step.orders))
+            mine = sorted((n for n in capture.numbers if n.seat == step.leader),
+                          key=lambda n: n.start)
+            reading = arbiter.read_orders(step.leader, read_orders(mine, step.orders), valid,
+                                          step.orders, self.config)
             self._card = self._new_card(reading, choices=tuple(valid))
         elif step.kind == "leader_shown":
             assert step.leader is not None

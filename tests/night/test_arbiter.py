@@ -202,23 +202,38 @@ def test_read_check(name, numbers, target, question, asks) -> None:
     assert (reading.target, reading.question, reading.needs_moderator) == (target, question, asks)
 
 
-def orders(values: list[int], conf: float = 0.95) -> list[Number]:
-    return [Number(1, i, i + 0.5, v, conf) for i, v in enumerate(values)]
+def test_read_check_takes_the_joined_number_of_a_twelve_seat_table() -> None:
+    numbers = [Number(3, 1, 2, 1), Number(3, 2.5, 3.5, 2)]
+    reading = read_check(3, "the Commissar", numbers, [s for s in range(1, 13) if s != 3],
+                         joined=12)
+    assert (reading.target, reading.question, reading.needs_moderator) == (
+        12, "Is seat 12 the Commissar?", False)
+    reading = read_check(3, "the Commissar", numbers, [s for s in range(1, 13) if s != 3])
+    assert (reading.target, reading.needs_moderator) == (None, True)
+
+
+@dataclass(frozen=True)
+class Orders:
+    first: tuple[int, ...]
+    second: tuple[int, ...]
+    agree: bool
+    confidence: float = 0.95
 
 
 ORDERS = [
-    ("shown twice alike", orders([4, 7, 2, 4, 7, 2]), (4, 7, 2), False),
-    ("shown once asks", orders([4, 7, 2]), (4, 7, 2), True),
-    ("passes disagree", orders([4, 7, 2, 4, 8, 2]), None, True),
-    ("too few", orders([4, 7]), None, True),
-    ("weak asks", orders([4, 7, 2, 4, 7, 2], 0.5), (4, 7, 2), True),
+    ("shown twice alike", Orders((4, 7, 2), (4, 7, 2), True), (4, 7, 2), False),
+    ("shown once asks", Orders((4, 7, 2), (), False), (4, 7, 2), True),
+    ("passes disagree", Orders((4, 7, 2), (4, 8, 2), False, 0.0), None, True),
+    ("too few", Orders((4, 7), (), False, 0.0), None, True),
+    ("weak asks", Orders((4, 7, 2), (4, 7, 2), True, 0.5), (4, 7, 2), True),
+    ("own seat asks", Orders((1, 7, 2), (1, 7, 2), True), (1, 7, 2), True),
 ]
 
 
-@pytest.mark.parametrize(("name", "numbers", "expected", "asks"), ORDERS,
+@pytest.mark.parametrize(("name", "read", "expected", "asks"), ORDERS,
                          ids=[o[0] for o in ORDERS])
-def test_read_orders(name, numbers, expected, asks) -> None:
-    reading = read_orders(1, numbers, list(range(2, 11)))
+def test_read_orders(name, read, expected, asks) -> None:
+    reading = read_orders(1, read, list(range(2, 11)), count=3)
     assert (reading.orders, reading.needs_moderator) == (expected, asks)
 
 
