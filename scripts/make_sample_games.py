@@ -73,6 +73,28 @@ def kharkiv_town_wins(play: Script) -> None:
     play.vote({9: {2, 5, 7, 8, 10}})
 
 
+def kharkiv_mafia_wins(play: Script) -> None:
+    """Mafia wins: two days in a row without a vote elimination, then the extra round fails.
+    The moderator corrects one hunt (an undo line in the record)."""
+    play.deal(["mafia", "civilian", "civilian", "sheriff", "civilian",
+               "civilian", "don", "civilian", "civilian", "mafia"])  # fmt: skip
+    play.meet("mafia", [4, 2, 3])
+    play.hunt("mafia", 2)
+    play.game.pop()  # the moderator saw seat 10 shoot between the numbers
+    play.hunt("mafia", {1: MemberShot.shot(1, 2), 7: MemberShot.shot(7, 2),
+                        10: MemberShot(seat=10, kind=ShotKind.BETWEEN)})  # fmt: skip
+    play.check(7, 4)
+    play.check(4, 7)
+    play.nominate(3, 7)
+    play.nominate(4, 1)
+    play.vote({7: {3, 4, 5}, 1: {7, 10, 2}})  # tie
+    play.vote({1: {3, 4, 5}, 7: {1, 10, 2}})  # re-vote, reverse order: tie again
+    play.all_leave({3, 4, 5}, {1, 2, 7, 10})  # not more than half the table: both stay
+    play.hunt("mafia", 4)
+    play.end_speeches()  # day 2: nobody nominated -> the extra round
+    play.finish()  # the extra round removes nobody: mafia wins
+
+
 def romanian_black_wins(play: Script) -> None:
     """Black reaches parity: the town votes out its own players while the Mafia shoots."""
     play.deal(["citizen", "mafia", "citizen", "citizen", "don",
@@ -136,6 +158,7 @@ def triad_yellow_wins(play: Script) -> None:
 
 GAMES: dict[str, tuple[str, Callable[[Script], None], str]] = {
     "kharkiv_town_wins": ("kharkiv", kharkiv_town_wins, "town"),
+    "kharkiv_mafia_wins": ("kharkiv", kharkiv_mafia_wins, "mafia"),
     "romanian_black_wins": ("romanian", romanian_black_wins, "black"),
     "ukrainian_red_wins": ("ukrainian", ukrainian_red_wins, "red"),
     "triad_yellow_wins": ("triad", triad_yellow_wins, "yellow"),

@@ -28,7 +28,14 @@ from mafiavision.rules.actions import (
     Speech,
     Vote,
 )
-from mafiavision.rules.errors import GameOver, NotAllowed, NotYourTurn, PlayerOut, WrongPhase
+from mafiavision.rules.errors import (
+    GameOver,
+    IllegalAction,
+    NotAllowed,
+    NotYourTurn,
+    PlayerOut,
+    WrongPhase,
+)
 from mafiavision.rules.hunt import check_observations, resolve_hunt
 from mafiavision.rules.outcome import standing_outcome
 from mafiavision.rules.rulesets import RuleSet
@@ -571,7 +578,9 @@ def next_step(rules: RuleSet, s: GameState) -> Step:
         )
     if s.phase == Phase.LAST_WORDS:
         seat = s.last_words[0]
-        return Step(s.phase, LastWord.kind, (seat,), text=f"last word of seat {seat}")
+        when = f"morning after night {s.night}" if s.then == "start_day" else f"day {s.day}"
+        cause = s.removed[[r.seat for r in s.removed].index(seat)].cause.value
+        return Step(s.phase, LastWord.kind, (seat,), text=f"{when}: seat {seat} {cause}, last word")
     if s.phase == Phase.SPEECHES:
         seat = s.speakers[0]
         label = "extra round" if s.extra_round else str(s.round)
@@ -655,10 +664,15 @@ class Game:
         self.state = previous
         return action
 
+    def preview(self, action: Action) -> GameState:
+        """The state ``action`` would lead to, without pushing it (e.g. the verdict of a hunt:
+        ``game.preview(hunt).verdicts[-1]``); raises IllegalAction like :meth:`push`."""
+        return apply(self.rules, self.state, action)
+
     def is_legal(self, action: Action) -> bool:
         try:
-            apply(self.rules, self.state, action)
-        except ValueError:
+            self.preview(action)
+        except IllegalAction:
             return False
         return True
 

@@ -308,7 +308,8 @@ def _entry(path: Path, number: int, obj: dict[str, Any]) -> ActionEntry | UndoEn
     try:
         action = action_from_json(line.action, line.args)
     except ValidationError as exc:
-        raise RecordError(f"{path} line {number}: args.{describe_validation_error(exc)}") from exc
+        where = describe_validation_error(exc, prefix="args")
+        raise RecordError(f"{path} line {number}: {where}") from exc
     except ValueError as exc:
         raise RecordError(f"{path} line {number}: action: {exc}") from exc
     return ActionEntry(number, line.time, action, line.evidence)

@@ -271,10 +271,11 @@ def _read_mapping(path: Path) -> dict[str, Any]:
     return data
 
 
-def describe_validation_error(exc: ValidationError) -> str:
-    """The first error of ``exc`` as 'field.path: message' (one line)."""
+def describe_validation_error(exc: ValidationError, prefix: str = "") -> str:
+    """The first error of ``exc`` as 'prefix.field.path: message' (one line)."""
     err = exc.errors()[0]
-    where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+    parts = [prefix] if prefix else []
+    where = ".".join([*parts, *(str(p) for p in err["loc"])]) or "(top level)"
     more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
     message = err["msg"].replace("\n", " ")
     return f"{where}: {message}{more}"

@@ -15,6 +15,7 @@ SAMPLES = ROOT / "sample_games"
     ("name", "rules", "winner", "termination"),
     [
         ("kharkiv_town_wins", "kharkiv", "town", "elimination"),
+        ("kharkiv_mafia_wins", "kharkiv", "mafia", "no_elimination_days"),
         ("romanian_black_wins", "romanian", "black", "parity"),
         ("ukrainian_red_wins", "ukrainian", "red", "elimination"),
         ("triad_yellow_wins", "triad", "yellow", "equal_groups"),
@@ -64,3 +65,18 @@ def test_replay_bad_record_is_one_line_error(
     err = capsys.readouterr().err
     assert expected in err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_bundled_samples_are_what_the_generator_writes(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "scripts/make_sample_games.py", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    written = sorted(p.name for p in tmp_path.glob("*.jsonl"))
+    assert written == sorted(p.name for p in SAMPLES.glob("*.jsonl"))
+    for name in written:
+        assert (tmp_path / name).read_bytes() == (SAMPLES / name).read_bytes(), name
