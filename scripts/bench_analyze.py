@@ -125,9 +125,8 @@ def machine() -> str:
 
 
 def main() -> int:
-    from mafiavision.vision.table import Table
-
     from mafiavision.analysis.pipeline import Options, analyze
+    from mafiavision.vision.table import Table
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clips", default=str(ROOT / "sample_videos" / "*.mp4"))
