@@ -1,18 +1,21 @@
 """The vision pass over a recording: hands per seat, poses, the bend signal, shots and numbers.
 
 The cheap day gate: while no hand is raised anywhere, only ``day_fps`` frames a second are
-tracked (every seat examined). Once a hand is seen the pass tracks every frame (up to
-``night_fps``) and makes the seats with a hand the tracker's active seats, the others being swept
-at its low rate; ``linger`` seconds after the last hand it falls back to the day rate.
+tracked, by a tracker whose image gate examines a seat only when its crop changed (motion and skin)
+or every 2 s. Once a hand is seen the pass tracks every frame (up to ``night_fps``) with ungated
+trackers that make the seats with a hand their active seats, the others being swept at the
+tracker's low rate; ``linger`` seconds after the last hand it is day again.
 
-Two hands per seat are looked for (a leader shows 6–10 with two hands), except while two or more
-seats hold the finger gun — a hunt, where each bandit raises one hand — when a one-hand tracker
-takes over: MediaPipe reruns its palm detector every frame while it finds fewer hands than it
-looks for, which doubled the cost of a hunt on the sample clips.
+Why two kinds of tracker: the image gate skips a hand that was still rising when examined and then
+held still (seats 2 and 6 of ``kharkiv_miss_other_en`` were found 1.5–2 s late with it, at the
+raise without it), so at night no gate; by day it makes the day cheap. At night two hands per seat
+are looked for (a leader shows 6–10 with two hands), except while two or more seats hold the
+finger gun — a hunt, one raised hand per bandit — when a one-hand tracker takes over: MediaPipe
+reruns its palm detector every frame while it finds fewer hands than it looks for, which doubled
+the cost of a hunt on the sample clips. Each tracker starts afresh (``reset``) when it takes over.
 
-The tracker's own image gate is off: on the sample clips it skipped hands that were still rising
-when first examined and then held still (seats 2 and 6 of ``kharkiv_miss_other_en`` were found
-1.5–2 s late with it, at the raise without it); the day gate above already makes the day cheap.
+Night frames are tracked at the recording's own rate (``night_fps`` 30): at 15 fps the shot
+detector lost one shot of nine and invented another on the sample clips.
 
 Frames are decoded at a reduced width when that cannot cost accuracy: the hand landmark model
 looks at a 224-pixel crop around the hand, so frames are shrunk until the smallest expected hand
@@ -75,12 +78,13 @@ def scan(info: MediaInfo, table, config: ScanConfig,
     frame_times: list[float] = []
     decoded, last_t, stop_reason = 0, 0.0, None
     next_t = 0.0
-    active_until = -1.0
     last_seen: dict[int, float] = {}
     last_gun: dict[int, float] = {}
-    trackers = {n: SeatTracker(table, model=config.model, hands_per_seat=n, gate=False)
-                for n in (1, 2)}
-    hands_per_seat = 2
+    # "day": every seat behind the tracker's image gate; 1 and 2: hands looked for per seat.
+    trackers = {"day": SeatTracker(table, model=config.model, hands_per_seat=2, gate=True),
+                1: SeatTracker(table, model=config.model, hands_per_seat=1, gate=False),
+                2: SeatTracker(table, model=config.model, hands_per_seat=2, gate=False)}
+    mode: str | int = "day"
     try:
         with VideoFileSource(info.path, max_width=width) as source:
             for frame in source:
@@ -88,24 +92,20 @@ def scan(info: MediaInfo, table, config: ScanConfig,
                 last_t = frame.t
                 if frame.t + 1e-6 < next_t:
                     continue
-                night = frame.t <= active_until
-                next_t = frame.t + 1.0 / (config.night_fps if night else config.day_fps)
-                tracker = trackers[hands_per_seat]
-                hands = tracker.update(Frame(frame.t, frame.index, frame.image))
+                hands = trackers[mode].update(Frame(frame.t, frame.index, frame.image))
                 frame_times.append(frame.t)
                 for seat in stages.update(frame.t, hands, timeline):
                     last_gun[seat] = frame.t
                 for seat in hands:
                     last_seen[seat] = frame.t
                 recent = {s for s, t in last_seen.items() if frame.t - t <= config.linger}
-                if recent:
-                    active_until = frame.t + config.linger
                 guns = sum(frame.t - t <= config.linger for t in last_gun.values())
-                wanted = 1 if guns >= 2 else 2
-                if wanted != hands_per_seat:
-                    hands_per_seat = wanted
-                    trackers[wanted].reset()
-                trackers[hands_per_seat].set_active(recent or None)
+                wanted = "day" if not recent else 1 if guns >= 2 else 2
+                if wanted != mode:
+                    mode = wanted
+                    trackers[mode].reset()
+                trackers[mode].set_active(recent or None)
+                next_t = frame.t + 1.0 / (config.day_fps if mode == "day" else config.night_fps)
                 if progress is not None:
                     progress(frame.t)
     except TruncatedInputError as exc:
