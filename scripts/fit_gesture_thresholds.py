@@ -3,8 +3,8 @@
 Reads the landmark cache of ``scripts/extract_handdata_landmarks.py`` (real MediaPipe landmarks of
 the real photos in ../shared/handdata), takes the photos of the fixed "fit" part (EPSRC Set1 and
 the even-indexed sign-language students), derives per-finger labels from each class (below), fits
-one class-balanced, L2-regularised logistic model per finger over the features of
-``mafiavision.vision.fingers``, and writes ``mafiavision/vision/thresholds.json`` with the data
+one class-balanced, L2-regularised logistic model per finger over its features
+(``mafiavision.vision.fingers``), and writes ``mafiavision/vision/thresholds.json`` with the data
 the parameters came from. The "eval" part is never read here (``scripts/eval_gestures.py``).
 
 Per-finger labels (thumb, index, middle, ring, pinky; None = not known from the class):
@@ -15,8 +15,11 @@ Per-finger labels (thumb, index, middle, ring, pinky; None = not known from the 
   in several ways): the labels come from the count. The models are first fitted without EPSRC
   1–3, then, ``SELF_LABEL_ROUNDS`` times, each EPSRC photo of count n is labelled with the n
   fingers the current models find most extended, and the models are refitted on everything.
-  (Chosen by a two-fold split of the FIT part: EPSRC count accuracy 91/89 % → 95/93 % with the
-  extra features of fingers.py; the eval part was not looked at.)
+  (Chosen by a two-fold split of the FIT part: EPSRC count accuracy 91/89 % without, 95/93 %
+  with it; the split shares neighbouring frames of one stream, so it flatters. Models reading
+  the whole hand's features reached 97.5/97.9 % there and 91.7 % instead of 87.5 % on the eval
+  part's EPSRC photos, but read MediaPipe's real thumb_up hand with the ring finger extended,
+  so they were not kept.)
 
 Usage::
 
