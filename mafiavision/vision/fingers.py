@@ -115,19 +115,27 @@ def finger_features(world: np.ndarray) -> FingerFeatures:
     def dist(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return _norm(a - b)[..., None]
 
-    out: dict[str, np.ndarray] = {}
-    for f, name in enumerate(FINGERS[1:], start=1):
-        mcp, pip = world[..., _CHAINS[f, 0], :], world[..., _CHAINS[f, 1], :]
-        tip_f = world[..., _CHAINS[f, 3], :]
-        out[name] = np.concatenate(
-            [
-                bends[..., f, :],
-                dist(tip_f, wrist) / (dist(mcp, wrist) + 1e-9),
-                dist(tip_f, wrist) / (dist(pip, wrist) + 1e-9),
-                dist(tip_f, centre) / size,
-            ],
-            axis=-1,
-        )
+    tips, pips, mcps = (
+        world[..., [8, 12, 16, 20], :],
+        world[..., [6, 10, 14, 18], :],
+        world[..., [5, 9, 13, 17], :],
+    )
+    tip_wrist = _norm(tips - wrist[..., None, :])
+    per_finger = np.concatenate(  # (..., 4 fingers, 6 features)
+        [
+            bends[..., 1:, :],
+            np.stack(
+                [
+                    tip_wrist / (_norm(mcps - wrist[..., None, :]) + 1e-9),
+                    tip_wrist / (_norm(pips - wrist[..., None, :]) + 1e-9),
+                    _norm(tips - centre[..., None, :]) / size,
+                ],
+                axis=-1,
+            ),
+        ],
+        axis=-1,
+    )
+    out: dict[str, np.ndarray] = {name: per_finger[..., f, :] for f, name in enumerate(FINGERS[1:])}
     tip = world[..., 4, :]
     normal = _cross(world[..., 5, :] - wrist, world[..., 17, :] - wrist)
     normal /= _norm(normal)[..., None] + 1e-9
@@ -201,6 +209,7 @@ def fitted_thresholds(path: Path = THRESHOLDS_PATH) -> dict[str, object]:
     return json.loads(path.read_text())
 
 
+@cache
 def default_model() -> FingerModel:
     return FingerModel.from_json(fitted_thresholds()["fingers"])  # type: ignore[arg-type]
 
