@@ -35,7 +35,6 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from scipy.optimize import minimize
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -79,21 +78,22 @@ def finger_labels(source: np.ndarray, label: np.ndarray) -> np.ndarray:
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    """Class-balanced L2 logistic regression on standardised x; returns mean, std, w, b."""
+    """Class-balanced L2 logistic regression on standardised x (Newton's method, convex: one
+    optimum); returns mean, std, w, b."""
     mean, std = x.mean(axis=0), x.std(axis=0) + 1e-9
-    z = (x - mean) / std
+    z = np.hstack([(x - mean) / std, np.ones((len(x), 1))])
     weight = np.where(y == 1, 0.5 / y.mean(), 0.5 / (1 - y.mean())) / len(y)
-
-    def loss(params: np.ndarray) -> tuple[float, np.ndarray]:
-        w, b = params[:-1], params[-1]
-        logit = z @ w + b
-        p = 1 / (1 + np.exp(-logit))
-        nll = np.sum(weight * (np.logaddexp(0, logit) - y * logit)) + L2 * w @ w
-        grad_logit = weight * (p - y)
-        return float(nll), np.append(z.T @ grad_logit + 2 * L2 * w, grad_logit.sum())
-
-    res = minimize(loss, np.zeros(z.shape[1] + 1), jac=True, method="L-BFGS-B")
-    return mean, std, res.x[:-1], float(res.x[-1])
+    ridge = np.diag(np.append(np.full(z.shape[1] - 1, 2 * L2), 0.0))  # the bias is not shrunk
+    params = np.zeros(z.shape[1])
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-np.clip(z @ params, -50, 50)))
+        grad = z.T @ (weight * (p - y)) + ridge @ params
+        hessian = (z * (weight * p * (1 - p))[:, None]).T @ z + ridge
+        step = np.linalg.solve(hessian, grad)
+        params -= step
+        if np.abs(step).max() < 1e-10:
+            break
+    return mean, std, params[:-1], float(params[-1])
 
 
 def fit_models(
