@@ -1,0 +1,390 @@
+"""Per-seat hand tracking: seat crops → MediaPipe HandLandmarker (VIDEO mode) → tracks.
+
+Whole-frame detection misses small hands (the palm detector sees 192×192), so each seat's region
+is cropped and given its own landmarker. Hands go to seats by geometry only: a detection counts
+for a seat when its palm centre lies in that seat's polygon; when two seats claim one hand (their
+regions overlap), it goes to the seat its forearm points from (see :func:`forearm_seat`).
+Handedness is never used.
+
+The :class:`SeatTracker` schedules the work: the *active* seats (set by the caller, e.g. the
+bandits during a hunt; all seats by default) are examined every frame, the others are swept a few
+at a time (each once every ``sweep_every`` frames), and a seat with no hand is skipped while the
+cheap :class:`~mafiavision.vision.gate.SeatGate` sees nothing new in its crop.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from mafiavision.vision.gate import SeatGate
+from mafiavision.vision.models import HandVariant, hand_landmarker_path
+from mafiavision.vision.sources import Frame
+from mafiavision.vision.table import Table
+from mafiavision.vision.tracks import Detection, SeatTracks
+
+#: Landmark indices: wrist, and the knuckles (MCP) of index, middle, ring and little fingers.
+WRIST, MIDDLE_MCP = 0, 9
+PALM = (0, 5, 9, 13, 17)
+#: MediaPipe's palm-detection / hand-presence / tracking threshold (its default is 0.5).
+MIN_CONFIDENCE = 0.5
+#: Border added around each crop (edge pixels repeated), as a fraction of its size: the palm
+#: detector misses hands whose arm runs into the crop's edge; see docs/tracking.md.
+CROP_PAD = 0.3
+
+
+@dataclass(frozen=True, slots=True)
+class HandObservation:
+    """One hand at one seat at time ``t``.
+
+    ``landmarks`` (21, 3) are normalised to the full frame (x, y in 0..1; z on the x scale, as
+    MediaPipe gives it); ``world`` (21, 3) in metres around the hand's centre; ``score`` the
+    landmarker's confidence; ``track`` an id kept while the hand stays; ``bbox`` (x0, y0, x1, y1)
+    in frame pixels; ``held`` is True when the seat was not examined or the hand was briefly missed
+    in this frame and its last landmarks are repeated.
+    """
+
+    seat: int
+    t: float
+    landmarks: np.ndarray
+    world: np.ndarray
+    score: float
+    track: int
+    bbox: tuple[float, float, float, float]
+    held: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCrop:
+    """Where a seat's crop lies in the frame (pixels)."""
+
+    seat: int
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+
+
+def seat_crops(table: Table, width: int, height: int) -> dict[int, SeatCrop]:
+    """The crop box of every seat for frames of the given size (its polygon's bounding box)."""
+    return {r.seat: SeatCrop(r.seat, *r.pixel_box(width, height)) for r in table.regions}
+
+
+@contextmanager
+def native_logs_silenced() -> Iterator[None]:
+    """Silence what MediaPipe's C++ code writes to stderr (INFO lines about LiteRT, XNNPACK)
+    while a landmarker is created and first run; no environment variable turns those off."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
+
+
+class Landmarker:
+    """One MediaPipe Tasks HandLandmarker in VIDEO mode, fed crops, answering in frame terms."""
+
+    def __init__(self, model: HandVariant = "lite", num_hands: int = 1,
+                 min_confidence: float = MIN_CONFIDENCE, pad: float = CROP_PAD) -> None:
+        from mediapipe.tasks.python import BaseOptions, vision
+
+        options = vision.HandLandmarkerOptions(
+            base_options=BaseOptions(model_asset_path=str(hand_landmarker_path(model))),
+            running_mode=vision.RunningMode.VIDEO,
+            num_hands=num_hands,
+            min_hand_detection_confidence=min_confidence,
+            min_hand_presence_confidence=min_confidence,
+            min_tracking_confidence=min_confidence,
+        )
+        with native_logs_silenced():
+            self._landmarker = vision.HandLandmarker.create_from_options(options)
+        self._num_hands = num_hands
+        self.pad = pad
+        self._tracked = 0
+        self._last_ms = -1
+
+    def _call(self, image: Any, t: float) -> Any:
+        ms = max(self._last_ms + 1, round(t * 1000))
+        if self._last_ms < 0:  # the first call logs its graph set-up
+            with native_logs_silenced():
+                result = self._landmarker.detect_for_video(image, ms)
+        else:
+            result = self._landmarker.detect_for_video(image, ms)
+        self._last_ms = ms
+        return result
+
+    def detect(
+        self, pixels: np.ndarray, crop: SeatCrop, frame_size: tuple[int, int], t: float
+    ) -> list[Detection]:
+        """Hands in ``pixels`` (the RGB crop of ``crop``), in the frame's coordinates."""
+        import mediapipe as mp
+
+        w, h = frame_size
+        ch, cw = pixels.shape[:2]
+        px0, py0 = round(self.pad * cw), round(self.pad * ch)
+        if px0 or py0:
+            import cv2
+
+            pixels = cv2.copyMakeBorder(pixels, py0, py0, px0, px0, cv2.BORDER_REPLICATE)
+        image = mp.Image(image_format=mp.ImageFormat.SRGB, data=np.ascontiguousarray(pixels))
+        result = self._call(image, t)
+        if self._tracked == self._num_hands and len(result.hand_landmarks) < self._tracked:
+            # While every hand is tracked the palm detector is skipped, and after a loss it only
+            # runs on the next call: make that call now (1 ms later) instead of a frame later.
+            result = self._call(image, t)
+        self._tracked = len(result.hand_landmarks)
+        pw, ph = pixels.shape[1], pixels.shape[0]
+        out = []
+        for i, hand in enumerate(result.hand_landmarks):
+            local = np.array([(p.x, p.y, p.z) for p in hand], dtype=np.float64)
+            px = local[:, 0] * pw - px0 + crop.x0
+            py = local[:, 1] * ph - py0 + crop.y0
+            landmarks = np.stack([px / w, py / h, local[:, 2] * pw / w], axis=1)
+            world = np.array(
+                [(p.x, p.y, p.z) for p in result.hand_world_landmarks[i]], dtype=np.float64
+            )
+            score = result.handedness[i][0].score if result.handedness else 1.0
+            bbox = (float(px.min()), float(py.min()), float(px.max()), float(py.max()))
+            centre = np.array([px[list(PALM)].mean(), py[list(PALM)].mean()])
+            size = float(max(bbox[2] - bbox[0], bbox[3] - bbox[1]))
+            out.append(Detection(landmarks, world, float(score), centre, size, bbox))
+        return out
+
+    def close(self) -> None:
+        self._landmarker.close()
+
+
+def forearm_seat(detection: Detection, seats: Iterable[int], table: Table, width: int,
+                 height: int) -> int:
+    """Of the candidate ``seats``, the one the hand's forearm points from.
+
+    The forearm runs from the player to the wrist, along the hand's wrist→middle-knuckle
+    direction ``d``. Each seat's player stands at its region's centre moved by one region size
+    along its ``toward`` vector; the hand goes to the seat whose player lies closest to the ray
+    from the wrist along −d (players behind the wrist lose).
+    """
+    lm = detection.landmarks[:, :2] * (width, height)
+    d = lm[MIDDLE_MCP] - lm[WRIST]
+    back = -d / (np.linalg.norm(d) or 1.0)
+    best, best_cost = -1, math.inf
+    for seat in seats:
+        r = table.region(seat)
+        poly = r.pixel_polygon(width, height)
+        size = float(np.mean(np.ptp(poly, axis=0)))
+        player = poly.mean(axis=0) + np.asarray(r.toward) * size
+        v = player - lm[WRIST]
+        along = float(v @ back)
+        across = abs(float(v[0] * back[1] - v[1] * back[0]))
+        cost = across if along > 0 else across + 10 * abs(along) + 1e6
+        if cost < best_cost:
+            best, best_cost = seat, cost
+    return best
+
+
+def resolve_overlaps(found: dict[int, list[Detection]], table: Table, width: int,
+                     height: int) -> dict[int, list[Detection]]:
+    """Keep each physical hand at one seat: duplicates (palm centres within half a hand) from
+    overlapping regions go to :func:`forearm_seat`."""
+    items = [(seat, d) for seat, dets in found.items() for d in dets]
+    taken = [False] * len(items)
+    out: dict[int, list[Detection]] = {seat: [] for seat in found}
+    for i, (seat, det) in enumerate(items):
+        if taken[i]:
+            continue
+        group = [i]
+        for j in range(i + 1, len(items)):
+            other_seat, other = items[j]
+            if taken[j] or other_seat == seat:
+                continue
+            if np.linalg.norm(det.center - other.center) < 0.5 * max(det.width, other.width):
+                group.append(j)
+        for j in group:
+            taken[j] = True
+        if len(group) == 1:
+            out[seat].append(det)
+            continue
+        seats = {items[j][0] for j in group}
+        winner = forearm_seat(det, seats, table, width, height)
+        out[winner].append(max((items[j] for j in group if items[j][0] == winner),
+                               key=lambda sd: sd[1].score)[1])
+    return out
+
+
+@dataclass(slots=True)
+class _Seat:
+    crop: SeatCrop
+    gate: SeatGate
+    tracks: SeatTracks
+    landmarker: Landmarker | None = None
+
+
+class SeatTracker:
+    """Tracks the raised hands of every seat of a :class:`Table`, frame by frame.
+
+    ``model`` picks the landmark model (``lite`` is about twice as fast as ``full``);
+    ``hands_per_seat`` is the landmarker's ``num_hands`` (1 keeps VIDEO mode fast: with 2 the palm
+    detector reruns every frame while only one hand is up); ``sweep_every`` is how many frames
+    apart an inactive seat is examined; ``init_delay``/``hit_max`` set the hysteresis.
+    """
+
+    def __init__(
+        self,
+        table: Table,
+        model: Literal["lite", "full"] = "lite",
+        *,
+        hands_per_seat: int = 1,
+        sweep_every: int = 10,
+        init_delay: int = 1,
+        hit_max: int = 4,
+        gate: bool = True,
+        min_confidence: float = MIN_CONFIDENCE,
+        crop_pad: float = CROP_PAD,
+    ) -> None:
+        hand_landmarker_path(model)  # fail early on a missing or corrupt model
+        self.table = table
+        self.model = model
+        self.hands_per_seat = hands_per_seat
+        self.sweep_every = max(1, sweep_every)
+        self.init_delay = init_delay
+        self.hit_max = hit_max
+        self.use_gate = gate
+        self.min_confidence = min_confidence
+        self.crop_pad = crop_pad
+        self.active: set[int] = set(table.seat_numbers())
+        self._seats: dict[int, _Seat] = {}
+        self._size: tuple[int, int] | None = None
+        self._sweep_pos = 0
+        #: Per-frame counters of the last update (for benchmarks and previews).
+        self.stats: dict[str, int] = {}
+
+    def set_active(self, seats: Iterable[int] | None) -> None:
+        """Seats examined every frame (``None``: all); the rest are swept at the low rate."""
+        wanted = set(self.table.seat_numbers()) if seats is None else set(seats)
+        unknown = wanted - set(self.table.seat_numbers())
+        if unknown:
+            from mafiavision.errors import InputError
+
+            raise InputError(
+                f"seats {sorted(unknown)} are not in the table (seats: {self.table.seat_numbers()})"
+            )
+        self.active = wanted
+
+    def _setup(self, width: int, height: int) -> None:
+        self.table.check_frame_size(width, height)
+        crops = seat_crops(self.table, width, height)
+        self._release()
+        self._seats = {
+            seat: _Seat(crop, SeatGate(), SeatTracks(self.init_delay, self.hit_max))
+            for seat, crop in crops.items()
+        }
+        self._size = (width, height)
+
+    def due(self) -> list[int]:
+        """The seats to examine in the next frame: all active ones plus this frame's sweep."""
+        inactive = [s for s in sorted(self._seats) if s not in self.active]
+        due = sorted(self.active & set(self._seats))
+        if inactive:
+            per_frame = math.ceil(len(inactive) / self.sweep_every)
+            for k in range(per_frame):
+                due.append(inactive[(self._sweep_pos + k) % len(inactive)])
+            self._sweep_pos = (self._sweep_pos + per_frame) % len(inactive)
+        return due
+
+    def _detect(self, frame: Frame, seats: list[int]) -> dict[int, list[Detection]]:
+        """Run each listed seat's landmarker on its crop (overridden by the parallel tracker)."""
+        h, w = frame.image.shape[:2]
+        out = {}
+        for number in seats:
+            seat = self._seats[number]
+            if seat.landmarker is None:
+                seat.landmarker = Landmarker(
+                    self.model, self.hands_per_seat, self.min_confidence, self.crop_pad
+                )
+            c = seat.crop
+            out[number] = seat.landmarker.detect(
+                frame.image[c.y0 : c.y1, c.x0 : c.x1], c, (w, h), frame.t
+            )
+        return out
+
+    def update(self, frame: Frame) -> dict[int, list[HandObservation]]:
+        """Examine the due seats of ``frame``; every seat's current hands (possibly held)."""
+        h, w = frame.image.shape[:2]
+        if self._size != (w, h):
+            self._setup(w, h)
+        due = self.due()
+        jobs = []
+        for number in due:
+            seat = self._seats[number]
+            c = seat.crop
+            if not self.use_gate or seat.gate.should_run(
+                frame.image[c.y0 : c.y1, c.x0 : c.x1], frame.t, bool(seat.tracks.tracks)
+            ):
+                jobs.append(number)
+        found = {
+            number: [
+                d
+                for d in dets
+                if self.table.region(number).contains(*d.center, w, h, margin=0.25 * d.width)
+            ]
+            for number, dets in self._detect(frame, jobs).items()
+        }
+        self.stats = {"examined": len(jobs), "gated": len(due) - len(jobs)}
+        found = resolve_overlaps(found, self.table, w, h)
+        out: dict[int, list[HandObservation]] = {}
+        for number, seat in self._seats.items():
+            tracks = (
+                seat.tracks.update(found[number], frame.t)
+                if number in found
+                else seat.tracks.reported()
+            )
+            fresh = number in found
+            obs = [
+                HandObservation(
+                    seat=number,
+                    t=frame.t,
+                    landmarks=tr.detection.landmarks,
+                    world=tr.detection.world,
+                    score=tr.detection.score,
+                    track=tr.id,
+                    bbox=tr.detection.bbox,
+                    held=tr.held or not fresh,
+                )
+                for tr in tracks
+            ]
+            if obs:
+                out[number] = obs
+        return out
+
+    def reset(self) -> None:
+        """Forget every track and gate state (landmarkers are kept)."""
+        for seat in self._seats.values():
+            seat.tracks.reset()
+            seat.gate.reset()
+
+    def close(self) -> None:
+        """Release every landmarker."""
+        self._release()
+
+    def _release(self) -> None:
+        for seat in self._seats.values():
+            if seat.landmarker is not None:
+                seat.landmarker.close()
+                seat.landmarker = None
+
+    def __enter__(self) -> SeatTracker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,187 @@
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+from mafiavision.errors import InputError
+from mafiavision.vision.composite import grid_boxes, grid_table
+from mafiavision.vision.gate import SeatGate, skin_fraction, thumbnail
+from mafiavision.vision.hands import HandObservation, SeatTracker
+from mafiavision.vision.sources import Frame
+from mafiavision.vision.table import Table, from_boxes
+from mafiavision.vision.tracks import Detection, SeatTracks
+from mafiavision.vision.workers import ParallelSeatTracker
+
+SIZE = (1280, 720)
+MakeFrame = Callable[[dict[int, np.ndarray]], np.ndarray]
+Photo = Callable[[str, int], np.ndarray]
+
+
+def _run(
+    tracker: SeatTracker, images: list[np.ndarray], t0: float = 0.0
+) -> list[dict[int, list[HandObservation]]]:
+    return [tracker.update(Frame(t0 + i / 30, i, im)) for i, im in enumerate(images)]
+
+
+def _fresh(hands: dict[int, list[HandObservation]]) -> set[int]:
+    return {s for s, obs in hands.items() if any(not o.held for o in obs)}
+
+
+@pytest.fixture(scope="module")
+def hunt(table_frame: MakeFrame, photo: Photo) -> np.ndarray:
+    """Raised hands at seats 2, 5 and 9 of a 12-seat table; the other seats are empty."""
+    return table_frame({2: photo("2", 10), 5: photo("5", 40), 9: photo("3", 70)})
+
+
+def test_hands_found_at_their_seats_on_a_real_frame(hunt: np.ndarray) -> None:
+    with SeatTracker(grid_table(12, SIZE)) as tracker:
+        out = _run(tracker, [hunt] * 4)
+    assert out[0] == {}  # one hit is not enough (hysteresis)
+    assert set(out[1]) == _fresh(out[1]) == {2, 5, 9}
+    boxes = grid_boxes(12, 4, 3)
+    for seat in (2, 5, 9):
+        (obs,) = out[3][seat]
+        assert obs.seat == seat and obs.t == pytest.approx(3 / 30) and not obs.held
+        assert obs.landmarks.shape == (21, 3) and obs.world.shape == (21, 3)
+        x0, y0, x1, y1 = boxes[seat - 1]
+        palm = obs.landmarks[[0, 5, 9, 13, 17], :2].mean(axis=0)
+        assert x0 < palm[0] < x1 and y0 < palm[1] < y1
+        assert np.abs(obs.world).max() < 0.2  # metres around the hand
+        assert 0.5 < obs.score <= 1.0
+        assert obs.bbox[0] < palm[0] * SIZE[0] < obs.bbox[2]
+        assert obs.track == out[1][seat][0].track  # the same track id while the hand stays
+
+
+def test_a_lowered_hand_is_held_briefly_then_dropped(
+    hunt: np.ndarray, table_frame: MakeFrame, photo: Photo
+) -> None:
+    lowered = table_frame({5: photo("5", 40), 9: photo("3", 70)})
+    with SeatTracker(grid_table(12, SIZE), hit_max=2) as tracker:
+        out = _run(tracker, [hunt] * 3 + [lowered] * 5)
+    assert [o.held for o in out[3][2]] == [True]  # first miss: still reported, marked held
+    assert 2 not in out[7]
+    assert _fresh(out[7]) == {5, 9}
+
+
+def test_empty_seats_are_skipped_by_the_gate(hunt: np.ndarray) -> None:
+    with SeatTracker(grid_table(12, SIZE)) as tracker:
+        _run(tracker, [hunt] * 3)
+        assert tracker.stats == {"examined": 3, "gated": 9}
+
+
+def test_inactive_seats_are_swept_and_still_found(hunt: np.ndarray) -> None:
+    with SeatTracker(grid_table(12, SIZE), sweep_every=3) as tracker:
+        tracker.set_active([2])
+        out = _run(tracker, [hunt] * 9)
+    assert _fresh(out[1]) == {2}
+    assert set(out[8]) == {2, 5, 9}  # 5 and 9 found by the sweep, held between their visits
+
+
+@pytest.mark.parametrize(
+    ("toward_1", "toward_2", "winner"),
+    [
+        (
+            (0.0, 1.0),
+            (0.0, -1.0),
+            1,
+        ),  # seat 1's player is below the hand: the forearm comes from him
+        ((0.0, -1.0), (0.0, 1.0), 2),
+    ],
+)
+def test_hand_in_an_overlap_goes_to_the_seat_its_forearm_points_from(
+    table_frame: MakeFrame,
+    photo: Photo,
+    toward_1: tuple[float, float],
+    toward_2: tuple[float, float],
+    winner: int,
+) -> None:
+    # both regions cover cell 6 (the hand), each also reaching into a different neighbour
+    table = from_boxes([(0.20, 0.30, 0.50, 0.70), (0.25, 0.28, 0.55, 0.68)], SIZE)
+    table.regions[0] = table.regions[0].model_copy(update={"toward": toward_1})
+    table.regions[1] = table.regions[1].model_copy(update={"toward": toward_2})
+    image = table_frame({6: photo("4", 30)})
+    with SeatTracker(table) as tracker:
+        out = _run(tracker, [image] * 3)
+    assert set(out[2]) == {winner}
+
+
+def test_schedule_sweeps_inactive_seats_round_robin() -> None:
+    tracker = SeatTracker(grid_table(6, SIZE), sweep_every=2)
+    tracker._setup(*SIZE)
+    tracker.set_active([1, 2])
+    assert [tracker.due() for _ in range(3)] == [[1, 2, 3, 4], [1, 2, 5, 6], [1, 2, 3, 4]]
+    tracker.set_active(None)
+    assert tracker.due() == [1, 2, 3, 4, 5, 6]
+    with pytest.raises(InputError, match=r"seats \[7\] are not in the table"):
+        tracker.set_active([2, 7])
+
+
+def test_frames_of_another_aspect_are_refused() -> None:
+    tracker = SeatTracker(grid_table(12, SIZE))
+    with pytest.raises(InputError, match="made for 1280x720 images but the frames are 640x480"):
+        tracker.update(Frame(0.0, 0, np.zeros((480, 640, 3), np.uint8)))
+
+
+def test_two_processes_find_the_same_hands(hunt: np.ndarray) -> None:
+    with ParallelSeatTracker(grid_table(12, SIZE)) as tracker:
+        out = _run(tracker, [hunt] * 3)
+    assert _fresh(out[2]) == {2, 5, 9}
+
+
+def test_skin_gate_on_real_photos(photo: Photo, background: np.ndarray) -> None:
+    gate = SeatGate()
+    assert skin_fraction(thumbnail(background)) < gate.min_skin
+    assert skin_fraction(thumbnail(photo("1", 0))) > gate.min_skin
+    # a seat with no hand runs once, then only when something skin-coloured moves in
+    assert gate.should_run(background, 0.0, has_hand=False)
+    assert not gate.should_run(background, 0.1, has_hand=False)
+    assert gate.should_run(photo("1", 0), 0.2, has_hand=False)
+    assert gate.should_run(photo("1", 0), 0.3, has_hand=True)
+    assert gate.should_run(background, 5.0, has_hand=False)  # periodic refresh
+
+
+def _det(x: float, y: float) -> Detection:
+    return Detection(
+        np.zeros((21, 3)),
+        np.zeros((21, 3)),
+        0.9,
+        np.array([x, y]),
+        100.0,
+        (x - 50, y - 50, x + 50, y + 50),
+    )
+
+
+@pytest.mark.parametrize(
+    ("hits", "init_delay", "reported"),
+    [
+        # per examined frame: detections present (1) or not (0) → number of tracks reported
+        ([1], 1, [0]),
+        ([1, 1], 1, [0, 1]),
+        ([1], 0, [1]),
+        ([1, 0, 1, 1], 1, [0, 0, 0, 1]),  # a one-frame blip never shows
+        ([1, 1, 1, 1, 0, 0, 0, 0, 0], 1, [0, 1, 1, 1, 1, 1, 1, 1, 0]),  # held up to hit_max misses
+    ],
+)
+def test_hysteresis(hits: list[int], init_delay: int, reported: list[int]) -> None:
+    tracks = SeatTracks(init_delay=init_delay, hit_max=4)
+    got = [len(tracks.update([_det(100, 100)] if h else [], i / 30)) for i, h in enumerate(hits)]
+    assert got == reported
+
+
+def test_tracks_keep_ids_by_distance() -> None:
+    tracks = SeatTracks(init_delay=0)
+    a, b = tracks.update([_det(100, 100), _det(400, 100)], 0.0)
+    again = tracks.update([_det(410, 105), _det(95, 102)], 0.1)
+    assert {tr.id for tr in again} == {a.id, b.id}
+    moved = {tr.id: tr.detection.center[0] for tr in again}
+    assert moved[a.id] == 95 and moved[b.id] == 410
+    far = tracks.update([_det(900, 600)], 0.2)  # too far from both: a new hand
+    assert {tr.id for tr in far if not tr.held} - {a.id, b.id}
+
+
+def test_table_requires_known_model(tmp_path: object) -> None:
+    table = Table(seats=1, image_size=SIZE, regions=from_boxes([(0, 0, 1, 1)], SIZE).regions)
+    with pytest.raises(InputError, match="'full' or 'lite'"):
+        SeatTracker(table, "medium")  # type: ignore[arg-type]

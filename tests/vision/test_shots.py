@@ -1,0 +1,174 @@
+"""The stateful shot detector on landmark sequences built from REAL MediaPipe frames + jitter.
+
+Gun frames: MediaPipe's test "victory" hand, and a real back-of-hand V (an EPSRC "2" photo run
+through the real HandLandmarker); the squeeze turns index and middle toward MediaPipe's real
+test fist (see mafiavision.vision.landmark_sequences). Jitter is real-sized (0.5–1.5 mm per
+landmark, measured by scripts/eval_shots.py --jitter).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mafiavision.vision.landmark_sequences import (
+    NEGATIVE_KINDS,
+    Observation,
+    SequenceSpec,
+    align,
+    alpha_for_rise,
+    build,
+    bump,
+    scenario,
+)
+from mafiavision.vision.shots import ShotDetector, ShotEvent
+from tests.vision.gesture_data import mediapipe_world, real_photo_hands
+
+
+def run(frames: list, detector: ShotDetector | None = None) -> list[ShotEvent]:
+    detector = detector or ShotDetector(seat=4)
+    events: list[ShotEvent] = []
+    for t, obs in frames:
+        events += detector.update(obs, t)
+    return events
+
+
+@pytest.fixture(scope="module")
+def hands(handdata: Path) -> dict[str, np.ndarray]:
+    back = next(
+        h.world.astype(np.float64)
+        for source, label, _, h in real_photo_hands(handdata)
+        if (source, label) == ("epsrc", "2") and h is not None
+    )
+    return {
+        "victory": mediapipe_world(handdata, "victory"),
+        "back_of_hand_v": back,
+        "fist": mediapipe_world(handdata, "fist"),
+    }
+
+
+@pytest.mark.parametrize("gun_name", ["victory", "back_of_hand_v"])
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("kind", ["face", "double", "turning", *NEGATIVE_KINDS])
+def test_scenarios(hands: dict[str, np.ndarray], kind: str, seed: int, gun_name: str) -> None:
+    rng = np.random.default_rng(1000 + seed)
+    gun, fist = hands[gun_name], hands["fist"]
+    spec, truth = scenario(kind, gun, fist, rng)
+    events = run(build(spec, gun, fist, rng))
+    assert len(events) == len(truth), (kind, truth, events)
+    for event, true_t in zip(events, truth, strict=True):
+        assert abs(event.t - true_t) <= 0.3
+        assert event.seat == 4
+        assert 0.5 <= event.confidence <= 1.0
+        assert 0.1 <= event.duration <= 1.2
+        assert event.depth >= 12.0
+
+
+@pytest.mark.parametrize("total", [35.0, 50.0])
+def test_small_bend_seen_from_the_back_is_found(hands: dict[str, np.ndarray], total: float) -> None:
+    gun, fist = hands["back_of_hand_v"], hands["fist"]
+    fa = align(fist, gun)
+    a_i = alpha_for_rise(gun, fa, "index", total / 2)
+    a_m = alpha_for_rise(gun, fa, "middle", total / 2)
+    spec = SequenceSpec(
+        5.0, index=lambda t: a_i * bump(t, 2.5, 0.4), middle=lambda t: a_m * bump(t, 2.5, 0.4)
+    )
+    events = run(build(spec, gun, fist, np.random.default_rng(7)))
+    assert len(events) == 1 and abs(events[0].t - 2.7) <= 0.2
+    assert events[0].depth < total + 15  # the depth is the bend, not a fixed score
+
+
+def test_two_squeezes_are_two_events_deeper_squeeze_more_confident(
+    hands: dict[str, np.ndarray],
+) -> None:
+    gun, fist = hands["victory"], hands["fist"]
+    fa = align(fist, gun)
+    small = alpha_for_rise(gun, fa, "index", 25)
+    spec = SequenceSpec(
+        5.0,
+        index=lambda t: small * bump(t, 1.5, 0.3) + 0.9 * bump(t, 2.4, 0.3),
+        middle=lambda t: small * bump(t, 1.5, 0.3) + 0.9 * bump(t, 2.4, 0.3),
+    )
+    events = run(build(spec, gun, fist, np.random.default_rng(3)))
+    assert [round(e.t, 1) for e in events] == pytest.approx([1.65, 2.55], abs=0.15)
+    assert events[1].depth > events[0].depth and events[1].confidence > events[0].confidence
+
+
+def test_reset_forgets_a_squeeze_in_progress(hands: dict[str, np.ndarray]) -> None:
+    gun, fist = hands["victory"], hands["fist"]
+    spec = SequenceSpec(
+        4.0, index=lambda t: 0.9 * bump(t, 2.0, 0.4), middle=lambda t: 0.9 * bump(t, 2.0, 0.4)
+    )
+    frames = build(spec, gun, fist, np.random.default_rng(5))
+    detector = ShotDetector(seat=1)
+    assert run([f for f in frames if f[0] < 2.2], detector) == []
+    detector.reset()
+    assert run([f for f in frames if f[0] >= 2.2], detector) == []
+    assert len(run(frames)) == 1  # the same frames without the reset: one shot
+
+
+def test_a_shot_after_a_new_pose_is_measured_from_the_new_baseline(
+    hands: dict[str, np.ndarray],
+) -> None:
+    gun, fist = hands["victory"], hands["fist"]
+    half = lambda t: 0.3 * np.clip((t - 1.0) / 0.3, 0, 1)  # noqa: E731  fingers half bent, held
+    spec = SequenceSpec(
+        6.0,
+        index=lambda t: half(t) + 0.6 * bump(t, 4.5, 0.35),
+        middle=lambda t: half(t) + 0.6 * bump(t, 4.5, 0.35),
+    )
+    events = run(build(spec, gun, fist, np.random.default_rng(11)))
+    assert len(events) == 1 and abs(events[0].t - 4.675) <= 0.2
+
+
+@pytest.fixture(scope="module")
+def recorded_clip() -> tuple[dict, dict[int, list]]:
+    """Landmarks recorded from a rendered sample clip by the real tracker (lite, the bandits'
+    seats active): truth and, per seat, (t, observation or None) for every frame."""
+    from mafiavision.vision.hands import SeatTracker
+    from mafiavision.vision.sources import open_source
+    from mafiavision.vision.table import Table
+
+    clip = Path(__file__).resolve().parents[2] / "sample_videos" / "kharkiv_hit_ru.mp4"
+    if not clip.exists():
+        pytest.skip(f"{clip} not found (sample clips come from the samples branch)")
+    truth = json.loads(clip.with_suffix(".truth.json").read_text())
+    shooters = sorted({g["seat"] for g in truth["gestures"] if g["kind"] == "shot"})
+    frames: dict[int, list] = {seat: [] for seat in shooters}
+    with SeatTracker(Table.load(clip.with_suffix(".table.json")), model="lite") as tracker:
+        tracker.set_active(shooters)
+        for frame in open_source(clip):
+            seen = tracker.update(frame)
+            for seat in shooters:
+                hands = [h for h in seen.get(seat, []) if not h.held]
+                frames[seat].append((frame.t, hands[0] if hands else None))
+    return truth, frames
+
+
+@pytest.mark.parametrize("extra_jitter_m", [0.0, 0.0005])
+@pytest.mark.parametrize("seed", range(2))
+def test_recorded_clip_with_jitter(
+    recorded_clip: tuple[dict, dict[int, list]], extra_jitter_m: float, seed: int
+) -> None:
+    truth, frames = recorded_clip
+    rng = np.random.default_rng(seed)
+    found = false = 0
+    for seat, seq in frames.items():
+        jittered = [
+            (
+                t,
+                None
+                if o is None
+                else Observation(seat, t, o.world + rng.normal(0, extra_jitter_m, (21, 3))),
+            )
+            for t, o in seq
+        ]
+        events = run(jittered, ShotDetector(seat))
+        peaks = [g["peak"] for g in truth["gestures"] if g["kind"] == "shot" and g["seat"] == seat]
+        found += sum(any(abs(e.t - p) <= 0.3 for e in events) for p in peaks)
+        false += sum(not any(abs(e.t - p) <= 0.3 for p in peaks) for e in events)
+    assert false == 0
+    assert found >= 2  # measured: 2 of the 3 (the tracker loses seat 3's hand before its shot)
