@@ -49,18 +49,20 @@ SCENARIOS = {
 }
 
 
-def make_clip(path: Path, size: tuple[int, int], hands: list[int], frames: int) -> None:
+def make_clip(path: Path, size: tuple[int, int], hands: list[int], frames: int, hold: int
+              ) -> None:
     rng = np.random.default_rng(0)
     background = load_rgb(EPSRC / "no_hand_background" / "Set1_imbk.jpg")
     folders = [EPSRC / str(1 + k % 5) for k in range(12)]
     seqs = {
-        seat: [load_rgb(p) for p in photo_sequences(folders[seat - 1], 2, frames // 2)
+        seat: [load_rgb(p) for p in photo_sequences(folders[seat - 1], 2, frames // hold // 2 + 1)
                [seat % 2]]
         for seat in hands
     }
     with Mp4Writer(path, *size) as writer:
         for i in range(frames):
-            cells = [seqs[s][i % len(seqs[s])] if s in seqs else None for s in range(1, 13)]
+            cells = [seqs[s][(i // hold) % len(seqs[s])] if s in seqs else None
+                     for s in range(1, 13)]
             image = compose(cells, size, background=background).astype(np.int16)
             image += rng.normal(0, 3, image.shape).astype(np.int16)
             writer.write(np.clip(image, 0, 255).astype(np.uint8), i / 30)
@@ -104,6 +106,9 @@ def main() -> int:
     parser.add_argument("--scenarios", default="hunt,all12")
     parser.add_argument("--workers", default="1,2")
     parser.add_argument("--model", choices=("lite", "full"), default="lite")
+    parser.add_argument("--hold", type=int, default=3,
+                        help="frames each photo is shown: 3 = the pace the photos were taken "
+                        "(every 3rd frame of a stream); 1 = hands moving 3x faster")
     args = parser.parse_args()
     if not EPSRC.is_dir():
         print(f"needs the real photos at {EPSRC}", file=sys.stderr)
@@ -112,7 +117,8 @@ def main() -> int:
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
           f"Python {platform.python_version()}, load average before {load[0]:.2f}")
     print(f"clip: {args.frames} frames at 30 fps, H.264 mp4, 4x3 grid of seats composed from "
-          f"{EPSRC.relative_to(ROOT.parent)} photo sequences + noise σ=3; model {args.model}; "
+          f"{EPSRC.relative_to(ROOT.parent)} photo sequences (each photo {args.hold} frames) + "
+          f"noise σ=3; model {args.model}; "
           f"first {args.warmup} frames excluded (landmarker creation)")
     print(f"{'size':>9} {'scenario':>8} {'workers':>7} {'median ms':>9} {'p95 ms':>7} "
           f"{'fps':>6} {'hands/frame':>11}")
@@ -121,7 +127,8 @@ def main() -> int:
             size = tuple(int(v) for v in size_text.split("x"))
             for scenario in args.scenarios.split(","):
                 clip = Path(tmp) / f"{scenario}_{size_text}.mp4"
-                make_clip(clip, size, SCENARIOS[scenario][1], args.frames)  # type: ignore[arg-type]
+                make_clip(clip, size, SCENARIOS[scenario][1],  # type: ignore[arg-type]
+                          args.frames, args.hold)
                 for workers in (int(w) for w in args.workers.split(",")):
                     r = run(clip, size, scenario, workers, args.model,  # type: ignore[arg-type]
                             args.warmup)
