@@ -21,7 +21,12 @@ from mafiavision.errors import UserError
 
 #: Modules that register sub-commands, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
+    "mafiavision.rules.cli",
     "mafiavision.vision.cli",
+    "mafiavision.audio.cli",
+    "mafiavision.vision.gestures_cli",
+    "mafiavision.night.cli",
+    "mafiavision.analysis.cli",
 )
 
 

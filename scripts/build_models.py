@@ -35,8 +35,19 @@ FIXED_TIME = (2025, 1, 1, 0, 0, 0)
 
 def fetch_wheel(dest: Path) -> Path:
     subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--no-deps", "mediapipe==0.10.21",
-         "--python-version", "3.11", "--only-binary=:all:", "-d", str(dest)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "mediapipe==0.10.21",
+            "--python-version",
+            "3.11",
+            "--only-binary=:all:",
+            "-d",
+            str(dest),
+        ],
         check=True,
     )
     return Path(glob.glob(str(dest / "mediapipe-0.10.21-*.whl"))[0])
@@ -65,7 +76,8 @@ def main() -> int:
             for variant in ("full", "lite"):
                 write_bundle(wheel, variant, MODELS / f"hand_landmarker_{variant}.task")
             (MODELS / "MEDIAPIPE_LICENSE.txt").write_bytes(
-                wheel.read("mediapipe-0.10.21.dist-info/LICENSE"))
+                wheel.read("mediapipe-0.10.21.dist-info/LICENSE")
+            )
     lines = []
     for path in sorted(MODELS.glob("*.task")):
         digest = hashlib.sha256(path.read_bytes()).hexdigest()

@@ -27,7 +27,12 @@ fi
 stamp=.venv/.mafiavision-installed
 want=$(sha256sum pyproject.toml | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-    .venv/bin/python -m pip install -q --upgrade pip
-    .venv/bin/python -m pip install -q -e ".[test]"
+    echo "setup: installing Python packages into .venv (log: .venv/pip.log)"
+    if ! { .venv/bin/python -m pip install --upgrade pip \
+           && .venv/bin/python -m pip install -e ".[test]"; } >.venv/pip.log 2>&1; then
+        tail -n 30 .venv/pip.log >&2
+        echo "setup: pip install failed (full log: .venv/pip.log)" >&2
+        exit 1
+    fi
     echo "$want" > "$stamp"
 fi

@@ -1,0 +1,197 @@
+"""Per-finger features and extended/folded states from MediaPipe WORLD landmarks (metres).
+
+Everything is computed from 3-D joint angles and distances *ratios*, so it does not change when
+the hand is rotated, seen from the palm or the back, or nearer/farther from the camera.
+
+Landmark indices (MediaPipe): 0 wrist; thumb 1 CMC, 2 MCP, 3 IP, 4 tip; index 5–8, middle 9–12,
+ring 13–16, pinky 17–20 (MCP, PIP, DIP, tip).
+
+Features per finger (index…pinky):
+* ``bend`` (degrees) at the MCP, PIP and DIP joints — the angle between consecutive bones (the
+  MCP bend uses the wrist→MCP "metacarpal" as the previous bone); ``curl`` is their sum: ~0–30°
+  for a straight finger, 200–260° in a fist;
+* ``reach``: fingertip-to-wrist distance ÷ MCP-to-wrist distance (≈2 straight, ≈1 folded);
+  ``tip_over_pip``: the same ÷ PIP-to-wrist (below 1: the tip is folded back past its PIP);
+  ``tip_palm_centre``: tip to the centre of the palm (wrist and four MCPs) ÷ palm size.
+
+The thumb is where naive rules fail, so it gets its own features: the bends at its MCP and IP,
+its tip's distance from the index, pinky and middle MCPs and from the palm centre (÷ palm size:
+wrist→middle-MCP), how far the tip stands out of the palm plane (÷ palm size), and the angle
+between the thumb (MCP→tip) and the index (MCP→tip).
+
+Each finger's state is a logistic model over its standardised features whose weights were fitted
+on real photos (``scripts/fit_gesture_thresholds.py`` → ``thresholds.json``, with provenance).
+All functions are vectorised over a leading batch axis: ``(..., 21, 3)``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+FINGERS: tuple[str, ...] = ("thumb", "index", "middle", "ring", "pinky")
+THRESHOLDS_PATH = Path(__file__).with_name("thresholds.json")
+
+_CHAINS = np.arange(1, 21).reshape(5, 4)  # per finger: base, 2nd, 3rd joint, tip
+
+#: Names of the feature columns of :func:`finger_features`, per finger.
+FEATURE_NAMES: dict[str, tuple[str, ...]] = {
+    "thumb": (
+        "bend_mcp",
+        "bend_ip",
+        "tip_index_mcp",
+        "tip_pinky_mcp",
+        "tip_out_of_palm",
+        "tip_middle_mcp",
+        "angle_to_index",
+        "tip_palm_centre",
+    ),
+    **{
+        name: ("bend_mcp", "bend_pip", "bend_dip", "reach", "tip_over_pip", "tip_palm_centre")
+        for name in FINGERS[1:]
+    },
+}
+
+
+def _angle(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Angle in degrees between vectors a and b along the last axis."""
+    cross = np.linalg.norm(np.cross(a, b), axis=-1)
+    return np.degrees(np.arctan2(cross, np.sum(a * b, axis=-1)))  # stable near 0° and 180°
+
+
+def joint_bends(world: np.ndarray) -> np.ndarray:
+    """Bends in degrees, shape (..., 5, 3): per finger the first, middle and last joint.
+
+    Thumb: CMC, MCP, IP (previous bone of the CMC: wrist→CMC). Other fingers: MCP, PIP, DIP.
+    """
+    world = np.asarray(world, dtype=np.float64)
+    chain = world[..., _CHAINS, :]  # (..., 5, 4, 3)
+    wrist = world[..., None, None, 0, :]
+    points = np.concatenate([np.broadcast_to(wrist, chain[..., :1, :].shape), chain], axis=-2)
+    bones = np.diff(points, axis=-2)  # (..., 5, 4, 3): wrist→base, base→2, 2→3, 3→tip
+    return _angle(bones[..., :-1, :], bones[..., 1:, :])
+
+
+def palm_size(world: np.ndarray) -> np.ndarray:
+    """Wrist to middle-finger MCP distance (metres), shape (...)."""
+    return np.linalg.norm(world[..., 9, :] - world[..., 0, :], axis=-1)
+
+
+def curl(world: np.ndarray) -> np.ndarray:
+    """Summed bend (degrees) of each finger's three joints, shape (..., 5)."""
+    return joint_bends(world).sum(axis=-1)
+
+
+@dataclass(frozen=True)
+class FingerFeatures:
+    """Per-finger feature matrices for a batch of hands: ``by_finger[name]`` is (..., k)."""
+
+    by_finger: dict[str, np.ndarray]
+
+
+def finger_features(world: np.ndarray) -> FingerFeatures:
+    """The features of :data:`FEATURE_NAMES` for world landmarks of shape (..., 21, 3)."""
+    world = np.asarray(world, dtype=np.float64)
+    bends = joint_bends(world)
+    size = palm_size(world)[..., None] + 1e-9
+    wrist = world[..., 0, :]
+    centre = world[..., [0, 5, 9, 13, 17], :].mean(axis=-2)
+
+    def dist(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return np.linalg.norm(a - b, axis=-1)[..., None]
+
+    out: dict[str, np.ndarray] = {}
+    for f, name in enumerate(FINGERS[1:], start=1):
+        mcp, pip = world[..., _CHAINS[f, 0], :], world[..., _CHAINS[f, 1], :]
+        tip_f = world[..., _CHAINS[f, 3], :]
+        out[name] = np.concatenate(
+            [
+                bends[..., f, :],
+                dist(tip_f, wrist) / (dist(mcp, wrist) + 1e-9),
+                dist(tip_f, wrist) / (dist(pip, wrist) + 1e-9),
+                dist(tip_f, centre) / size,
+            ],
+            axis=-1,
+        )
+    tip = world[..., 4, :]
+    normal = np.cross(world[..., 5, :] - wrist, world[..., 17, :] - wrist)
+    normal /= np.linalg.norm(normal, axis=-1, keepdims=True) + 1e-9
+    out_of_palm = np.abs(np.sum((tip - wrist) * normal, axis=-1, keepdims=True)) / size
+    out["thumb"] = np.concatenate(
+        [
+            bends[..., 0, 1:],
+            np.linalg.norm(tip - world[..., 5, :], axis=-1)[..., None] / size,
+            np.linalg.norm(tip - world[..., 17, :], axis=-1)[..., None] / size,
+            out_of_palm,
+            dist(tip, world[..., 9, :]) / size,
+            _angle(tip - world[..., 2, :], world[..., 8, :] - world[..., 5, :])[..., None],
+            dist(tip, centre) / size,
+        ],
+        axis=-1,
+    )
+    return FingerFeatures(out)
+
+
+@dataclass(frozen=True)
+class FingerModel:
+    """Logistic models, one per finger: p(extended) = σ(w · (x − mean) / std + b)."""
+
+    mean: dict[str, np.ndarray]
+    std: dict[str, np.ndarray]
+    weights: dict[str, np.ndarray]
+    bias: dict[str, float]
+
+    def probabilities(self, features: FingerFeatures) -> np.ndarray:
+        """p(extended), shape (..., 5) in the order of :data:`FINGERS`."""
+        cols = []
+        for name in FINGERS:
+            z = (features.by_finger[name] - self.mean[name]) / self.std[name]
+            logit = z @ self.weights[name] + self.bias[name]
+            cols.append(1.0 / (1.0 + np.exp(-np.clip(logit, -50, 50))))
+        return np.stack(cols, axis=-1)
+
+    def to_json(self) -> dict[str, dict[str, object]]:
+        return {
+            name: {
+                "features": list(FEATURE_NAMES[name]),
+                "mean": self.mean[name].round(6).tolist(),
+                "std": self.std[name].round(6).tolist(),
+                "weights": self.weights[name].round(6).tolist(),
+                "bias": round(float(self.bias[name]), 6),
+            }
+            for name in FINGERS
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, dict[str, object]]) -> FingerModel:
+        def arr(name: str, key: str) -> np.ndarray:
+            return np.asarray(data[name][key], dtype=np.float64)
+
+        for name in FINGERS:
+            if list(data[name]["features"]) != list(FEATURE_NAMES[name]):  # type: ignore[call-overload]
+                raise ValueError(f"thresholds.json: {name} features differ from FEATURE_NAMES")
+        return cls(
+            mean={n: arr(n, "mean") for n in FINGERS},
+            std={n: arr(n, "std") for n in FINGERS},
+            weights={n: arr(n, "weights") for n in FINGERS},
+            bias={n: float(data[n]["bias"]) for n in FINGERS},  # type: ignore[arg-type]
+        )
+
+
+@cache
+def fitted_thresholds(path: Path = THRESHOLDS_PATH) -> dict[str, object]:
+    """The fitted parameters (finger models, pose thresholds, provenance) from thresholds.json."""
+    return json.loads(path.read_text())
+
+
+def default_model() -> FingerModel:
+    return FingerModel.from_json(fitted_thresholds()["fingers"])  # type: ignore[arg-type]
+
+
+def finger_probabilities(world: np.ndarray, model: FingerModel | None = None) -> np.ndarray:
+    """p(extended) per finger, shape (..., 5), order :data:`FINGERS`."""
+    return (model or default_model()).probabilities(finger_features(world))

@@ -1,0 +1,188 @@
+"""Static hand poses (finger gun, counts 0–5, open, fist, other) and values of one or two hands.
+
+* **gun**: index and middle extended, ring and pinky folded, the thumb free (folded as in a "V",
+  or up like a pistol's hammer). Two-finger shapes that are not the gun — index+pinky,
+  thumb+pinky, thumb+index — are not guns.
+* **fist**: nothing extended (count 0); **open**: all five (count 5).
+* **count**: a shape the club convention accepts as a number (by default 1 = index or thumb,
+  2 = index+middle or thumb+index, 3 = index+middle+ring or thumb+index+middle, 4 = four fingers).
+* **other**: any other shape (index+pinky, thumb+pinky, middle alone…): it has no value.
+
+``count`` is always the number of extended fingers (the CLI reports it for every pose); the
+*value* of a hand is what the convention says (``None`` for "other"). Two hands show the sum
+(6–10 by default). Numbers above 10 and clubs that sign differently are configured by
+:class:`ClubConvention` (pydantic; loadable from JSON/YAML).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from mafiavision.errors import InputError, MissingInputError
+from mafiavision.vision.fingers import FINGERS, FingerModel, finger_probabilities
+
+Pose = Literal["gun", "open", "fist", "count", "other"]
+FingerName = Literal["thumb", "index", "middle", "ring", "pinky"]
+
+
+@dataclass(frozen=True)
+class PoseResult:
+    """The pose of one hand in one frame."""
+
+    pose: Pose
+    count: int  # number of extended fingers
+    fingers: dict[str, bool]  # finger name → extended
+    confidence: float  # 0..1: how far the deciding fingers are from their decision boundary
+    probabilities: tuple[float, ...] = ()  # p(extended) per finger, order FINGERS
+
+
+def _shape(names: list[str]) -> frozenset[str]:
+    return frozenset(names)
+
+
+class ClubConvention(BaseModel):
+    """How a club shows numbers with the hands.
+
+    ``gun_thumb`` "free" accepts the gun with the thumb folded (a "V") or up (a pistol's hammer:
+    the same shape as thumb+index+middle = 3); "folded" accepts only the V. ``shapes`` maps a
+    value to the finger sets that show it on one hand; the empty set is the fist (0) and is a value
+    only if listed. Two hands show the sum of their values when ``two_hands`` is "sum". Numbers
+    above ``max_one_show`` are shown as two numbers one after the other: ``above_ten`` "digits"
+    reads "1 then 2" as 12, "add" reads "10 then 2" as 12, "none" never
+    combines. Load a club's own table with :meth:`load`.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = "standard"
+    shapes: dict[int, list[list[FingerName]]] = Field(
+        default_factory=lambda: {
+            1: [["index"], ["thumb"]],
+            2: [["index", "middle"], ["thumb", "index"]],
+            3: [["index", "middle", "ring"], ["thumb", "index", "middle"]],
+            4: [["index", "middle", "ring", "pinky"]],
+            5: [["thumb", "index", "middle", "ring", "pinky"]],
+        }
+    )
+    gun_thumb: Literal["free", "folded"] = "free"
+    two_hands: Literal["sum", "none"] = "sum"
+    above_ten: Literal["digits", "add", "none"] = "digits"
+    max_one_show: int = Field(10, ge=1)
+    max_number: int = Field(12, ge=1)
+
+    @field_validator("shapes")
+    @classmethod
+    def _distinct(cls, shapes: dict[int, list[list[str]]]) -> dict[int, list[list[str]]]:
+        seen: dict[frozenset[str], int] = {}
+        for value, sets in shapes.items():
+            for fingers in sets:
+                key = _shape(fingers)
+                if key in seen and seen[key] != value:
+                    raise ValueError(f"finger set {sorted(key)} shows both {seen[key]} and {value}")
+                seen[key] = value
+        return shapes
+
+    @classmethod
+    def load(cls, path: Path) -> ClubConvention:
+        import yaml
+
+        if not path.exists():
+            raise MissingInputError(f"{path}: club convention file not found")
+        try:
+            return cls.model_validate(yaml.safe_load(path.read_text()))
+        except (ValidationError, yaml.YAMLError) as exc:
+            first = str(exc).splitlines()[:3]
+            raise InputError(f"{path}: not a valid club convention: {' '.join(first)}") from None
+
+    def hand_value(self, fingers: dict[str, bool]) -> int | None:
+        """Value one hand shows (None: not a number in this convention)."""
+        key = frozenset(name for name, up in fingers.items() if up)
+        for value, sets in self.shapes.items():
+            if any(_shape(s) == key for s in sets):
+                return value
+        return None
+
+    def hands_value(self, hands: list[PoseResult]) -> int | None:
+        """Value shown by one or two hands at once (None if a hand shows no number)."""
+        if not hands or len(hands) > 2 or (len(hands) == 2 and self.two_hands == "none"):
+            return None
+        values = [self.hand_value(hand.fingers) for hand in hands]
+        if any(v is None for v in values):
+            return None
+        total = sum(v for v in values if v is not None)
+        return total if total <= self.max_one_show else None
+
+    def combine(self, first: int, second: int) -> int | None:
+        """The number shown as ``first`` then ``second`` (None if they do not combine)."""
+        if self.above_ten == "digits" and 1 <= first <= 9 and 0 <= second <= 9:
+            number = 10 * first + second
+        elif self.above_ten == "add" and first == self.max_one_show:
+            number = first + second
+        else:
+            return None
+        return number if self.max_one_show < number <= self.max_number else None
+
+
+DEFAULT_CONVENTION = ClubConvention()
+
+
+def pose_from_fingers(
+    fingers: dict[str, bool], convention: ClubConvention = DEFAULT_CONVENTION
+) -> Pose:
+    """The pose a set of finger states shows."""
+    up = frozenset(name for name, extended in fingers.items() if extended)
+    if (
+        fingers["index"]
+        and fingers["middle"]
+        and not fingers["ring"]
+        and not fingers["pinky"]
+        and (convention.gun_thumb == "free" or not fingers["thumb"])
+    ):
+        return "gun"
+    if not up:
+        return "fist"
+    if len(up) == 5:
+        return "open"
+    return "count" if convention.hand_value(fingers) is not None else "other"
+
+
+def classify_probabilities(
+    probabilities: np.ndarray, convention: ClubConvention = DEFAULT_CONVENTION
+) -> PoseResult:
+    """PoseResult from p(extended) per finger (order :data:`FINGERS`)."""
+    p = np.asarray(probabilities, dtype=np.float64)
+    fingers = {name: bool(p[i] > 0.5) for i, name in enumerate(FINGERS)}
+    pose = pose_from_fingers(fingers, convention)
+    margin = np.abs(2.0 * p - 1.0)
+    free_thumb = pose == "gun" and convention.gun_thumb == "free"
+    deciding = margin[1:] if free_thumb else margin
+    return PoseResult(
+        pose=pose,
+        count=int(sum(fingers.values())),
+        fingers=fingers,
+        confidence=float(deciding.min()),
+        probabilities=tuple(float(x) for x in p),
+    )
+
+
+def classify_hand(
+    world: np.ndarray,
+    landmarks: np.ndarray | None = None,
+    *,
+    model: FingerModel | None = None,
+    convention: ClubConvention = DEFAULT_CONVENTION,
+) -> PoseResult:
+    """Pose of one hand from its (21, 3) world landmarks (metres).
+
+    ``landmarks`` (normalised image coordinates) are accepted for the documented interface but the
+    decision uses the world landmarks only: joint angles are view-independent there.
+    """
+    world = np.asarray(world, dtype=np.float64)
+    if world.shape != (21, 3):
+        raise ValueError(f"world landmarks must have shape (21, 3), got {world.shape}")
+    return classify_probabilities(finger_probabilities(world, model), convention)

@@ -1,0 +1,216 @@
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from mafiavision.audio.callout import (
+    AlignParams,
+    Callout,
+    LiveCallout,
+    NoSpeechError,
+    NumberWindow,
+    align,
+    callout_from_audio,
+    make_windows,
+)
+from mafiavision.audio.sources import load_audio, stream_file
+from mafiavision.audio.vad import CHUNK_SECONDS, Segment, SileroVAD
+from mafiavision.errors import InputError
+
+from .conftest import Recording
+
+ONSETS = [2.0, 2.9, 3.85, 4.7, 5.65, 6.5]  # a count of six, ~0.9 s apart
+
+
+def words(onsets: list[float], dur: float = 0.35) -> list[Segment]:
+    return [Segment(t, t + dur, 0.95, 1.0) for t in onsets]
+
+
+def without(segs: list[Segment], i: int) -> list[Segment]:
+    return segs[:i] + segs[i + 1 :]
+
+
+W = words(ONSETS)
+CASES = {
+    "clean": (W, ONSETS, 0.01),
+    "merged 3+4": ([*W[:2], Segment(3.85, 5.05, 0.9, 1.0), *W[4:]], ONSETS, 0.12),
+    "split 2": (
+        [*W[:1], Segment(2.9, 3.0, 0.9, 1.0), Segment(3.1, 3.3, 0.9, 1.0), *W[2:]],
+        ONSETS,
+        0.01,
+    ),
+    "missed 5": (without(W, 4), ONSETS, 0.12),
+    "missed last": (W[:-1], ONSETS, 0.15),
+    "knock between 2 and 3": (
+        sorted([*W, Segment(3.4, 3.48, 0.7, 0.8)], key=lambda s: s.start),
+        ONSETS,
+        0.01,
+    ),
+    "knocks before and after": (
+        [Segment(0.5, 0.58, 0.6, 0.7), *W, Segment(7.3, 7.37, 0.6, 0.7)],
+        ONSETS,
+        0.01,
+    ),
+    "preamble": ([Segment(0.3, 1.5, 0.97, 1.0), *W], ONSETS, 0.01),
+    "preamble in pieces": (
+        [
+            Segment(0.3, 0.7, 0.97, 1.0),
+            Segment(0.8, 1.2, 0.97, 1.0),
+            Segment(1.3, 1.5, 0.9, 1.0),
+            *W,
+        ],
+        ONSETS,
+        0.01,
+    ),
+    "preamble and a merged first pair": (
+        [Segment(0.3, 1.5, 0.97, 1.0), Segment(2.0, 3.25, 0.9, 1.0), *W[2:]],
+        ONSETS,
+        0.12,
+    ),
+    "faint noise in a gap": (
+        sorted([*W, Segment(5.1, 5.3, 0.55, 0.6)], key=lambda s: s.start),
+        ONSETS,
+        0.01,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_aligner_on_segment_lists(name: str) -> None:
+    segs, truth, tol = CASES[name]
+    al = align(segs, len(truth))
+    assert np.max(np.abs(np.array(al.onsets) - truth)) <= tol, (name, al.onsets)
+    assert len(al.confidences) == len(truth)
+    assert all(0.0 <= c <= 1.0 for c in al.confidences)
+
+
+@pytest.mark.parametrize(
+    ("segs", "n", "said"),
+    [
+        (W[:3], 6, 3),  # three numbers said so far
+        ([Segment(0.3, 1.6, 0.97, 1.0)], 6, 0),  # only the preamble so far
+        ([Segment(0.3, 1.6, 0.97, 1.0), *W[:1]], 6, 1),
+        (W, 6, 6),
+    ],
+)
+def test_open_end_alignment_counts_the_words_said_so_far(
+    segs: list[Segment], n: int, said: int
+) -> None:
+    al = align(segs, n, open_end=True)
+    assert len(al.onsets) == said
+    assert al.onsets == pytest.approx(ONSETS[:said], abs=0.01)
+
+
+def test_interpolated_words_have_low_confidence() -> None:
+    al = align(without(W, 3), 6)
+    assert al.interpolated == [False, False, False, True, False, False]
+    assert al.confidences[3] < min(al.confidences[:3])
+
+
+@pytest.mark.parametrize(
+    ("segs", "n", "error"),
+    [
+        ([], 5, NoSpeechError),
+        (W, 0, InputError),
+    ],
+)
+def test_aligner_errors(segs: list[Segment], n: int, error: type) -> None:
+    with pytest.raises(error):
+        align(segs, n)
+
+
+def test_windows_follow_the_onsets_with_lead() -> None:
+    al = align(W, 6)
+    callout = make_windows([1, 2, 3, 4, 5, 6], al, lead=-0.1, between_gap=0.2)
+    starts = [w.start for w in callout.windows]
+    assert starts == pytest.approx([t - 0.1 for t in ONSETS], abs=0.01)
+    for a, b in zip(callout.windows, callout.windows[1:], strict=False):
+        assert a.end == b.start
+    last = callout.windows[-1]
+    assert last.end - last.start == pytest.approx(al.interval)
+
+
+CALLOUT = Callout(
+    [
+        NumberWindow(1, 1.0, 2.0, 1.0, 0.9),
+        NumberWindow(3, 2.0, 3.0, 2.0, 0.9),
+        NumberWindow(4, 3.0, 3.8, 3.0, 0.9),
+    ],
+    between_gap=0.15,
+)
+
+
+@pytest.mark.parametrize(
+    ("t", "expected"),
+    [
+        (0.5, (None, False)),
+        (1.0, (1, False)),
+        (1.5, (1, False)),
+        (1.9, (1, True)),
+        (2.0, (3, True)),
+        (2.1, (3, True)),
+        (2.2, (3, False)),
+        (2.9, (3, True)),
+        (3.7, (4, False)),  # the last window's end is not a boundary between two numbers
+        (3.9, (None, False)),
+    ],
+)
+def test_locate_and_between_numbers(t: float, expected: tuple[int | None, bool]) -> None:
+    assert CALLOUT.locate(t) == expected
+
+
+def test_recorded_count_with_preamble_and_knock(ru_count: Recording) -> None:
+    callout, segments = callout_from_audio(load_audio(ru_count.path), ru_count.seats, SileroVAD())
+    assert [w.seat for w in callout.windows] == ru_count.seats
+    err = np.array([w.onset for w in callout.windows]) - ru_count.onsets
+    assert np.abs(err).max() < 0.2, err
+    assert len(segments) > len(ru_count.seats)  # the preamble is a segment too
+
+
+def test_living_seats_count(en_living: Recording) -> None:
+    callout, _ = callout_from_audio(load_audio(en_living.path), en_living.seats, SileroVAD())
+    assert [w.seat for w in callout.windows] == [1, 3, 4, 7, 9]
+    err = np.array([w.onset for w in callout.windows]) - en_living.onsets
+    assert np.abs(err).max() < 0.2, err
+
+
+def test_silence_is_no_speech_found(tmp_path) -> None:
+    from .conftest import write_audio
+
+    path = write_audio(tmp_path / "silence.wav", np.zeros(32000, dtype=np.float32))
+    with pytest.raises(NoSpeechError, match="no speech found"):
+        callout_from_audio(load_audio(path), [1, 2, 3], SileroVAD())
+
+
+def test_live_path_fed_from_a_file(ru_count: Recording) -> None:
+    live = LiveCallout(ru_count.seats, SileroVAD())
+    known_at: dict[int, float] = {}
+    for chunk in stream_file(ru_count.path):
+        for w in live.push(chunk):
+            known_at[w.seat] = chunk.t + CHUNK_SECONDS
+            assert w.end > w.start
+    assert list(known_at) == ru_count.seats
+    onsets = np.array([w.onset for w in live.emitted])
+    assert np.abs(onsets - ru_count.onsets).max() < 0.2
+    # known from the audio itself shortly after each word ends (audio time, not wall time);
+    # the first number waits for split_gap of silence so that the preamble is not taken for it
+    delays = np.array([known_at[s] for s in ru_count.seats]) - ru_count.offsets
+    assert delays[0] < 0.45 and delays[1:].max() < 0.25, delays
+    final = live.finish()
+    offline, _ = callout_from_audio(load_audio(ru_count.path), ru_count.seats, SileroVAD())
+    assert [w.onset for w in final.windows] == pytest.approx(
+        [w.onset for w in offline.windows], abs=1e-6
+    )
+    fixed = live.callout.windows
+    assert all(a.end == b.start for a, b in itertools.pairwise(fixed))
+
+
+def test_seat_lists_are_checked() -> None:
+    with pytest.raises(InputError, match="distinct"):
+        LiveCallout([1, 1, 2], SileroVAD())
+
+
+def test_params_are_plain_data() -> None:
+    assert AlignParams().w_rhythm > 0

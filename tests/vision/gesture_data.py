@@ -1,0 +1,54 @@
+"""Real landmarks for the gesture tests: MediaPipe's own test landmarks, and a small fixed set of
+real photos from ../shared/handdata run through the real HandLandmarker once per session.
+
+Plain cached functions (not conftest fixtures) so other test folders' conftest files never clash;
+each takes the ``handdata`` path from the root conftest fixture, which skips when it is absent."""
+
+from __future__ import annotations
+
+import json
+import sys
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from mafiavision.vision.photo_hands import PhotoHand
+
+TESTDATA = "mediapipe_testdata_landmarks"
+
+#: A fixed small set: the first photos (sorted by name) of each class, from the EVAL part
+#: (EPSRC Set2; sign-language: odd-indexed students — see scripts/extract_handdata_landmarks.py).
+PHOTO_CLASSES = [("epsrc", str(n)) for n in (1, 2, 4, 5)] + [("sign", str(n)) for n in range(10)]
+PER_CLASS = 4
+
+
+def mediapipe_world(handdata: Path, name: str) -> np.ndarray:
+    """World landmarks (21, 3) of MediaPipe's expected output for its real test photo ``name``."""
+    data = json.loads((handdata / TESTDATA / name / f"{name}_landmarks.json").read_text())
+    return np.asarray(data["world_landmarks_m_xyz"], dtype=np.float64)
+
+
+def _eval_photos(handdata: Path) -> list[tuple[str, str, Path]]:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+    from extract_handdata_landmarks import list_photos
+
+    picked: dict[tuple[str, str], list[Path]] = {}
+    for rel, source, label, part in list_photos(handdata):
+        key = (source, label)
+        if part == "eval" and key in PHOTO_CLASSES and len(picked.setdefault(key, [])) < PER_CLASS:
+            picked[key].append(handdata / rel)
+    return [(s, lab, p) for (s, lab), paths in sorted(picked.items()) for p in paths]
+
+
+@cache
+def real_photo_hands(handdata: Path) -> list[tuple[str, str, Path, PhotoHand | None]]:
+    """(source, label, path, hand or None) for the fixed photo set, via real MediaPipe."""
+    from mafiavision.vision.photo_hands import PhotoHandDetector, load_rgb
+
+    out = []
+    with PhotoHandDetector("full", max_hands=1) as detector:
+        for source, label, path in _eval_photos(handdata):
+            hands = detector.detect(load_rgb(path))
+            out.append((source, label, path, hands[0] if hands else None))
+    return out

@@ -1,0 +1,109 @@
+"""`mafiavision gestures` on real photos (real MediaPipe), and its one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+EPSRC = "epsrc_finger_counting_human"
+SIGN = "sign_language_digits_ardamavi"
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mafiavision", "gestures", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def two_hand_photo(handdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real open palm (left, a sign-language 5 scaled to 480²) and a real V seen from the back
+    (right, EPSRC) side by side on one 1120×480 photo."""
+    import cv2
+
+    left = cv2.resize(cv2.imread(str(handdata / SIGN / "5" / "IMG_1123.JPG")), (480, 480))
+    right = cv2.imread(str(handdata / EPSRC / "2" / "Set2_two_1.jpg"))
+    path = tmp_path_factory.mktemp("photos") / "two_hands.jpg"
+    cv2.imwrite(str(path), np.hstack([left, right]))
+    return path
+
+
+def test_json_per_image(handdata: Path, two_hand_photo: Path) -> None:
+    photos = [
+        handdata / SIGN / "2" / "IMG_1120.JPG",
+        handdata / EPSRC / "no_hand_background" / "Set1_imbk.jpg",
+        two_hand_photo,
+    ]
+    proc = cli(*map(str, photos), "--json")
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [line["image"] for line in lines] == list(map(str, photos))
+    v, empty, both = lines
+    assert empty["hands"] == []
+    (hand,) = v["hands"]
+    assert set(hand) == {"bbox", "score", "pose", "count", "fingers"}
+    assert hand["pose"] == "gun" and hand["count"] == 2
+    assert hand["fingers"] == {
+        "thumb": False,
+        "index": True,
+        "middle": True,
+        "ring": False,
+        "pinky": False,
+    }
+    x0, y0, x1, y1 = hand["bbox"]
+    assert 0 <= x0 < x1 <= 100 and 0 <= y0 < y1 <= 100 and 0 < hand["score"] <= 1
+    assert [h["pose"] for h in both["hands"]] == ["open", "gun"]  # left to right
+    assert [h["count"] for h in both["hands"]] == [5, 2]
+    assert both["hands"][0]["bbox"][2] <= 480 <= both["hands"][1]["bbox"][0]
+
+
+def test_text_output(handdata: Path) -> None:
+    proc = cli(str(handdata / SIGN / "5" / "IMG_1123.JPG"))
+    assert proc.returncode == 0 and "open" in proc.stdout and "count 5" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["absent.jpg"], "absent.jpg: image not found"),
+        (["pyproject.toml"], "pyproject.toml: not a readable image"),
+        (["clip.mp4"], "clip.mp4: a video needs --table"),
+    ],
+)
+def test_user_errors_are_one_line(args: list[str], message: str) -> None:
+    proc = cli(*args)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines()[-1].endswith(message) or message in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_video_shots_per_seat_on_a_sample_clip() -> None:
+    """The whole pipeline on a rendered clip (PyAV → seat tracker → shots/numbers per seat)."""
+    clip = ROOT / "sample_videos" / "kharkiv_miss_other_en.mp4"
+    if not clip.exists():
+        pytest.skip(f"{clip} not found (sample clips come from the samples branch)")
+    truth = json.loads(clip.with_suffix(".truth.json").read_text())
+    proc = cli(
+        str(clip), "--table", str(clip.with_suffix(".table.json")), "--json", "--model", "lite"
+    )
+    assert proc.returncode == 0, proc.stderr[-500:]
+    result = json.loads(proc.stdout)
+    assert [s["seat"] for s in result["seats"]] == list(range(1, truth["seats"] + 1))
+    shots = {s["seat"]: [e["t"] for e in s["shots"]] for s in result["seats"]}
+    true_shots = [(g["seat"], g["peak"]) for g in truth["gestures"] if g["kind"] == "shot"]
+    found = sum(any(abs(t - peak) <= 0.3 for t in shots[seat]) for seat, peak in true_shots)
+    assert found >= 2, (shots, true_shots)  # measured: 2 of 3 with the lite model
+    shooters = {seat for seat, _ in true_shots}
+    assert all(not times for seat, times in shots.items() if seat not in shooters)
+    raised = {s["seat"] for s in result["seats"] if s["raised_hand"]}
+    assert {h["seat"] for h in truth["hands"]} <= raised
