@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from mafiavision.errors import InputError
 from mafiavision.vision.gate import SeatGate
 from mafiavision.vision.models import HandVariant, hand_landmarker_path
 from mafiavision.vision.sources import Frame
@@ -163,7 +164,8 @@ class Landmarker:
         return out
 
     def close(self) -> None:
-        self._landmarker.close()
+        with native_logs_silenced():
+            self._landmarker.close()
 
 
 def forearm_seat(detection: Detection, seats: Iterable[int], table: Table, width: int,
@@ -279,8 +281,6 @@ class SeatTracker:
         wanted = set(self.table.seat_numbers()) if seats is None else set(seats)
         unknown = wanted - set(self.table.seat_numbers())
         if unknown:
-            from mafiavision.errors import InputError
-
             raise InputError(
                 f"seats {sorted(unknown)} are not in the table (seats: {self.table.seat_numbers()})"
             )
@@ -382,6 +382,7 @@ class SeatTracker:
         for seat in self._seats.values():
             seat.tracks.reset()
             seat.gate.reset()
+            seat.saw_hand = False
 
     def close(self) -> None:
         """Release every landmarker."""
