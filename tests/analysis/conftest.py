@@ -3,29 +3,10 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
-    if not CHROMIUM.exists():
-        pytest.skip(f"Debian chromium not found at {CHROMIUM} (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
-        yield b
-        b.close()
 
 
 def open_page(browser, path: Path) -> tuple[object, list[str]]:
