@@ -25,6 +25,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "mafiavision.vision.cli",
     "mafiavision.audio.cli",
     "mafiavision.vision.gestures_cli",
+    "mafiavision.night.cli",
+    "mafiavision.analysis.cli",
 )
 
 

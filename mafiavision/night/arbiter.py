@@ -1,0 +1,501 @@
+"""The night arbiter: shots, number windows and the game situation → verdicts for the moderator.
+
+Pure logic, no I/O. It reads the contract types of the other stages by their attributes only
+(:class:`ShotLike` is ``mafiavision.vision.shots.ShotEvent``, :class:`WindowLike` is
+``mafiavision.audio.callout.NumberWindow``, :class:`NumberLike` is
+``mafiavision.vision.numbers.NumberEvent``), so it never imports vision or audio.
+
+Every verdict carries its evidence and a confidence in [0, 1]. Whatever the arbiter is not sure
+of becomes a **question** for the moderator (``verdict.questions``); the screen never confirms a
+verdict with open questions by itself. Nothing uncertain turns silently into a hit or a miss.
+
+How a member's shots become an observation (``Config`` holds every threshold):
+
+* no shot, and the hand seen in at least ``min_seen`` of the hunt's frames → ``no_shot``
+  (confidence = the share of frames the hand was seen, since an unseen squeeze cannot be ruled
+  out); seen less → ``not_seen`` (always a question);
+* two or more shots → ``multiple``; shots below ``sure`` confidence beside one or more
+  sure ones are left out (the likelier reading) and asked about;
+* one shot at time *t*: the number window containing *t* gives the seat (the windows'
+  contract: ``[onset_k + lead, onset_{k+1} + lead)``); it is ``between`` instead when *t*
+  lies within ``between_gap`` of a boundary between two consecutive windows (the audio
+  module's rule), or — where the speech shows when number *k*'s word ended — when *t* falls in
+  the pause after it, more than ``tail`` seconds after the word's end and before the next
+  number (a shot "on the number" peaks while the number is said or just after); *t* outside
+  every window → ``between`` with a question (before the first or after the last
+  number). The confidence is the least of the shot's, the window's and a margin factor that
+  falls from 1 to 0.5 as *t* comes within ``doubt_band`` of one of those decision thresholds.
+
+The group hits seat *k* when every living member's observation is a shot on *k*. Otherwise it is
+a miss, and each member gets a reason: ``no shot``, ``another number`` (a shot on a number other
+than the one most members agreed on; all of them when no number has a strict majority),
+``between numbers``, ``two shots``, ``hand not seen``.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from mafiavision.rules import MemberShot, ShotKind, resolve_hunt
+
+
+class ShotLike(Protocol):
+    seat: int
+    t: float
+    duration: float
+    depth: float
+    confidence: float
+
+
+class WindowLike(Protocol):
+    seat: int
+    start: float
+    end: float
+    onset: float
+    confidence: float
+
+
+class OrdersLike(Protocol):
+    """``mafiavision.vision.numbers.Orders``: the two passes of the Don's orders, compared."""
+
+    first: tuple[int, ...]
+    second: tuple[int, ...]
+    agree: bool
+    confidence: float
+
+
+class NumberLike(Protocol):
+    seat: int
+    start: float
+    end: float
+    value: int
+    confidence: float
+
+
+REASONS: dict[ShotKind, str] = {
+    ShotKind.NO_SHOT: "no shot",
+    ShotKind.BETWEEN: "between numbers",
+    ShotKind.MULTIPLE: "two shots",
+    ShotKind.NOT_SEEN: "hand not seen",
+}
+ANOTHER_NUMBER = "another number"
+
+
+@dataclass(frozen=True)
+class Config:
+    """Thresholds of the arbiter. Below ``sure`` a confidence turns into a question."""
+
+    sure: float = 0.7
+    min_seen: float = 0.5
+    #: Seconds after a number's word ends within which a shot still counts for it; later, in
+    #: the pause before the next number, it is "between numbers".
+    tail: float = 0.3
+    #: A shot closer than this (s) to a decision threshold gets a question.
+    doubt_band: float = 0.1
+
+
+@dataclass(frozen=True)
+class ShotEvidence:
+    seat: int
+    t: float
+    duration: float
+    depth: float
+    confidence: float
+    frame: int | None
+    window_seat: int | None
+
+
+@dataclass(frozen=True)
+class MemberFinding:
+    seat: int
+    observation: ShotKind
+    target: int | None
+    reason: str
+    confidence: float
+    shots: tuple[ShotEvidence, ...]
+    seen: float
+    doubts: tuple[str, ...] = ()
+
+    @property
+    def member_shot(self) -> MemberShot:
+        return MemberShot(seat=self.seat, kind=self.observation, target=self.target)
+
+
+@dataclass(frozen=True)
+class WindowEvidence:
+    seat: int
+    start: float
+    end: float
+    onset: float
+    confidence: float
+
+
+@dataclass(frozen=True)
+class HuntVerdict:
+    group: str
+    members: tuple[int, ...]
+    hit: int | None
+    findings: tuple[MemberFinding, ...]
+    windows: tuple[WindowEvidence, ...]
+    between_gap: float
+    confidence: float
+    questions: tuple[str, ...]
+    miss_reason: str | None = None  # the rules engine's MissReason value
+
+    @property
+    def needs_moderator(self) -> bool:
+        return bool(self.questions)
+
+    @property
+    def shots(self) -> tuple[MemberShot, ...]:
+        """The proposal as the rules engine's observations (one per member)."""
+        return tuple(f.member_shot for f in self.findings)
+
+    @property
+    def summary(self) -> str:
+        if self.hit is not None:
+            return f"{self.group}: hit on seat {self.hit}"
+        reasons = ", ".join(f"seat {f.seat}: {f.reason}" for f in self.findings)
+        return f"{self.group}: miss ({reasons})"
+
+
+@dataclass(frozen=True)
+class HuntInput:
+    """One hunt: the living members of the hunting group and what was recorded meanwhile."""
+
+    group: str
+    members: tuple[int, ...]
+    shots: Sequence[ShotLike]
+    windows: Sequence[WindowLike]
+    between_gap: float
+    seen: Mapping[int, float]
+    #: Seats already out of the game (a unanimous shot on one is a miss).
+    out: frozenset[int] = frozenset()
+    #: When each called number's word ended (seat → seconds), where the speech shows it.
+    word_ends: Mapping[int, float] = field(default_factory=dict)
+    frame_times: Sequence[float] = field(default_factory=tuple)
+    #: The source's frame index of each entry of ``frame_times`` (default: the position).
+    frame_numbers: Sequence[int] = field(default_factory=tuple)
+
+
+def frame_index(frame_times: Sequence[float], t: float) -> int | None:
+    """Index of the frame nearest to ``t`` in a sorted list of frame times (None when empty)."""
+    if not frame_times:
+        return None
+    i = bisect.bisect_left(frame_times, t)
+    if i == 0:
+        return 0
+    if i == len(frame_times):
+        return len(frame_times) - 1
+    return i if frame_times[i] - t < t - frame_times[i - 1] else i - 1
+
+
+def _frame_number(hunt: HuntInput, t: float) -> int | None:
+    i = frame_index(hunt.frame_times, t)
+    if i is None or not hunt.frame_numbers:
+        return i
+    return hunt.frame_numbers[i]
+
+
+@dataclass(frozen=True)
+class _Located:
+    seat: int | None
+    between: bool
+    margin: float
+    window_confidence: float
+    doubt: str | None
+
+
+def locate(
+    t: float,
+    windows: Sequence[WindowLike],
+    between_gap: float,
+    word_ends: Mapping[int, float] | None = None,
+    config: Config | None = None,
+) -> _Located:
+    """Which number a shot at ``t`` counts for (see the module docstring for the rule)."""
+    config = config or Config()
+    ordered = sorted(windows, key=lambda w: w.start)
+    if not ordered:
+        return _Located(None, True, 0.0, 0.0, f"no number windows: a shot at {t:.2f} s")
+    inside = [i for i, w in enumerate(ordered) if w.start <= t < w.end]
+    if not inside:
+        return _Located(
+            None, True, 0.0, 0.0, f"a shot at {t:.2f} s lies outside the count "
+            f"({ordered[0].start:.2f}–{ordered[-1].end:.2f} s)"
+        )
+    i = inside[0]
+    w = ordered[i]
+    # Decision thresholds near t: the edges of the between-gap around each boundary between two
+    # consecutive windows, and the end of the pause rule's tail after this number's word.
+    thresholds = [x for a in ordered[:-1] for x in (a.end - between_gap, a.end + between_gap)]
+    between = any(abs(t - a.end) <= between_gap for a in ordered[:-1])
+    end = (word_ends or {}).get(w.seat)
+    if end is not None and i + 1 < len(ordered):
+        thresholds.append(end + config.tail)
+        between = between or end + config.tail < t
+    distance = min((abs(t - x) for x in thresholds), default=float("inf"))
+    band = config.doubt_band
+    margin = 1.0 if band <= 0 else 0.5 + 0.5 * min(1.0, distance / band)
+    return _Located(None if between else w.seat, between, margin, w.confidence, None)
+
+
+def _finding(
+    seat: int, shots: list[ShotLike], hunt: HuntInput, config: Config
+) -> MemberFinding:
+    seen = float(hunt.seen.get(seat, 0.0))
+    evidence = tuple(
+        ShotEvidence(
+            seat=s.seat, t=s.t, duration=s.duration, depth=s.depth, confidence=s.confidence,
+            frame=_frame_number(hunt, s.t),
+            window_seat=locate(s.t, hunt.windows, hunt.between_gap, hunt.word_ends, config).seat,
+        )
+        for s in sorted(shots, key=lambda s: s.t)
+    )
+    doubts: list[str] = []
+    # Weak shots beside strong ones are not counted (the likelier reading) but are asked about.
+    strong = [s for s in shots if s.confidence >= config.sure]
+    # The chance that a left-out squeeze was a real shot caps the finding's confidence.
+    cap = 1.0
+    if strong and len(strong) < len(shots):
+        for weak in shots:
+            if weak.confidence < config.sure:
+                doubts.append(f"seat {seat}: a weak squeeze at {weak.t:.2f} s "
+                              f"({weak.confidence:.0%}) was not counted as a shot")
+                cap = min(cap, 1.0 - weak.confidence)
+        shots = strong
+    if not shots:
+        if seen < config.min_seen:
+            return MemberFinding(
+                seat, ShotKind.NOT_SEEN, None, REASONS[ShotKind.NOT_SEEN],
+                0.0, (), seen,
+                (f"seat {seat}'s hand was seen in only {seen:.0%} of the hunt",),
+            )
+        if seen < config.sure:
+            doubts.append(f"seat {seat}'s hand was seen in only {seen:.0%} of the hunt: "
+                          "a shot may have been missed")
+        return MemberFinding(seat, ShotKind.NO_SHOT, None, REASONS[ShotKind.NO_SHOT],
+                             seen, (), seen, tuple(doubts))
+    if len(shots) > 1:
+        weakest = min(s.confidence for s in shots)
+        if weakest < config.sure:
+            doubts.append(f"seat {seat}: {len(shots)} shots, the weakest at "
+                          f"{weakest:.0%} confidence")
+        return MemberFinding(
+            seat, ShotKind.MULTIPLE, None, REASONS[ShotKind.MULTIPLE],
+            min(weakest, cap), evidence, seen, tuple(doubts),
+        )
+    shot = shots[0]
+    where = locate(shot.t, hunt.windows, hunt.between_gap, hunt.word_ends, config)
+    confidence = min(shot.confidence, where.window_confidence, where.margin, cap)
+    if where.doubt:
+        doubts.append(where.doubt)
+    if shot.confidence < config.sure:
+        doubts.append(f"seat {seat}'s shot at {shot.t:.2f} s is weak "
+                      f"({shot.confidence:.0%} confidence)")
+    if where.window_confidence < config.sure and where.doubt is None:
+        doubts.append(f"the timing of the numbers around {shot.t:.2f} s is uncertain "
+                      f"({where.window_confidence:.0%})")
+    if where.margin < config.sure:
+        doubts.append(f"seat {seat}'s shot at {shot.t:.2f} s is close to the boundary "
+                      "between two numbers")
+    if where.between:
+        return MemberFinding(
+            seat, ShotKind.BETWEEN, None, REASONS[ShotKind.BETWEEN],
+            confidence, evidence, seen, tuple(doubts),
+        )
+    return MemberFinding(seat, ShotKind.SHOT, where.seat, f"shot on {where.seat}",
+                         confidence, evidence, seen, tuple(doubts))
+
+
+def judge_hunt(hunt: HuntInput, config: Config | None = None) -> HuntVerdict:
+    """The verdict of one hunt: hit on a seat or a miss with a reason per member."""
+    config = config or Config()
+    if not hunt.members:
+        raise ValueError(f"hunt of {hunt.group!r}: the group has no living member")
+    member_set = set(hunt.members)
+    per_seat: dict[int, list[ShotLike]] = {m: [] for m in hunt.members}
+    for shot in hunt.shots:
+        if shot.seat in member_set:
+            per_seat[shot.seat].append(shot)
+    findings = [_finding(m, per_seat[m], hunt, config) for m in hunt.members]
+
+    # Hit or miss is the rules engine's decision (a shot on a seat already out is a miss too).
+    ruling = resolve_hunt(hunt.group, [f.member_shot for f in findings], frozenset(hunt.out))
+    hit = ruling.target
+    if hit is None:
+        targets = Counter(f.target for f in findings if f.observation is ShotKind.SHOT)
+        top = targets.most_common(2)
+        agreed = top[0][0] if top and (len(top) == 1 or top[0][1] > top[1][1]) else None
+        findings = [
+            f if f.observation is not ShotKind.SHOT or f.target == agreed
+            else MemberFinding(f.seat, f.observation, f.target,
+                               f"{ANOTHER_NUMBER} ({f.target})", f.confidence, f.shots, f.seen,
+                               f.doubts)
+            for f in findings
+        ]
+    questions = tuple(d for f in findings for d in f.doubts)
+    if not hunt.windows:
+        questions = ("the count of numbers was not heard: no timing for the shots",
+                     *questions)
+    return HuntVerdict(
+        group=hunt.group,
+        members=tuple(hunt.members),
+        hit=hit,
+        findings=tuple(findings),
+        windows=tuple(
+            WindowEvidence(w.seat, w.start, w.end, w.onset, w.confidence)
+            for w in sorted(hunt.windows, key=lambda w: w.start)
+        ),
+        between_gap=hunt.between_gap,
+        confidence=min(f.confidence for f in findings) if hunt.windows else 0.0,
+        questions=questions,
+        miss_reason=ruling.reason.value if ruling.reason is not None else None,
+    )
+
+
+@dataclass(frozen=True)
+class CheckReading:
+    """A leader's check: the number read, put to the moderator as a yes/no question."""
+
+    leader: int
+    target: int | None
+    question: str
+    confidence: float
+    numbers: tuple[int, ...]
+    doubts: tuple[str, ...]
+
+    @property
+    def needs_moderator(self) -> bool:
+        return bool(self.doubts)
+
+
+def _confident_values(
+    numbers: Sequence[NumberLike], seat: int, valid: set[int], config: Config
+) -> tuple[list[int], list[str], float]:
+    mine = sorted((n for n in numbers if n.seat == seat), key=lambda n: n.start)
+    doubts: list[str] = []
+    values: list[int] = []
+    confidence = 1.0
+    for n in mine:
+        if n.value not in valid:
+            doubts.append(f"seat {seat} showed {n.value}, which is not a seat that can be named")
+            continue
+        if n.confidence < config.sure:
+            doubts.append(f"seat {seat}'s number {n.value} was read with only "
+                          f"{n.confidence:.0%} confidence")
+        confidence = min(confidence, n.confidence)
+        values.append(n.value)
+    return values, doubts, confidence
+
+
+def read_check(
+    leader: int,
+    looking_for: str,
+    numbers: Sequence[NumberLike],
+    valid_targets: Sequence[int],
+    config: Config | None = None,
+    joined: int | None = None,
+) -> CheckReading:
+    """The seat a leader showed during a check (``looking_for`` e.g. "the Sheriff").
+
+    ``joined``: the number the club convention makes of two numbers shown one after the other
+    (``mafiavision.vision.numbers.read_number``: 1 then 2 is seat 12), when it applies."""
+    config = config or Config()
+    if joined is not None and joined in set(valid_targets):
+        mine = [n for n in numbers if n.seat == leader]
+        confidence = min((n.confidence for n in mine), default=0.0)
+        doubts = ([f"seat {leader}'s numbers were read with only {confidence:.0%} confidence"]
+                  if confidence < config.sure else [])
+        return CheckReading(leader, joined, f"Is seat {joined} {looking_for}?", confidence,
+                            tuple(n.value for n in mine), tuple(doubts))
+    values, doubts, confidence = _confident_values(numbers, leader, set(valid_targets), config)
+    distinct = list(dict.fromkeys(values))
+    if len(distinct) == 1:
+        target = distinct[0]
+        question = f"Is seat {target} {looking_for}?"
+    else:
+        target = None
+        confidence = 0.0
+        question = f"Which seat did seat {leader} show, looking for {looking_for}?"
+        doubts.append(
+            f"no number read from seat {leader}" if not distinct
+            else f"seat {leader} showed several numbers: {', '.join(map(str, distinct))}"
+        )
+    return CheckReading(leader, target, question, confidence, tuple(values), tuple(doubts))
+
+
+@dataclass(frozen=True)
+class OrdersReading:
+    """The Don's night-zero orders: the seats to shoot on nights 1, 2, 3, shown twice."""
+
+    leader: int
+    orders: tuple[int, ...] | None
+    passes: tuple[tuple[int, ...], ...]
+    confidence: float
+    doubts: tuple[str, ...]
+
+    @property
+    def needs_moderator(self) -> bool:
+        return bool(self.doubts)
+
+
+def read_orders(
+    leader: int,
+    read: OrdersLike,
+    valid_targets: Sequence[int],
+    count: int,
+    config: Config | None = None,
+) -> OrdersReading:
+    """The card of the Don's orders from the two passes the number reader compared
+    (``mafiavision.vision.numbers.read_orders``)."""
+    config = config or Config()
+    first, second = tuple(read.first), tuple(read.second)
+    doubts: list[str] = []
+    orders: tuple[int, ...] | None = None
+    confidence = read.confidence
+    if read.agree and len(first) == count:
+        orders = first
+    elif len(first) == count and not second:
+        orders = first
+        confidence = min(confidence, 0.5)
+        doubts.append(f"the orders were read once only: {', '.join(map(str, orders))}")
+    else:
+        shown = " / ".join(", ".join(map(str, p)) for p in (first, second) if p) or "nothing"
+        doubts.append(f"the two passes of seat {leader}'s orders do not agree: {shown}")
+        confidence = 0.0
+    bad = [v for v in orders or () if v not in set(valid_targets)]
+    if bad:
+        doubts.append(f"seat {leader}'s orders name {', '.join(map(str, bad))}, which cannot be "
+                      "ordered")
+    if orders is not None and confidence < config.sure and not doubts:
+        doubts.append(f"seat {leader}'s orders were read with only {confidence:.0%} confidence")
+    return OrdersReading(leader, orders, (first, second), confidence, tuple(doubts))
+
+
+@dataclass(frozen=True)
+class RaisedHandReading:
+    """A leader raising a hand to meet the moderator (the Sheriff on night zero)."""
+
+    seat: int
+    raised: bool
+    seen: float
+    doubts: tuple[str, ...]
+
+    @property
+    def needs_moderator(self) -> bool:
+        return bool(self.doubts)
+
+
+def read_raised_hand(seat: int, seen: float, config: Config | None = None) -> RaisedHandReading:
+    """``seen``: the share of the step's frames in which a hand was found at ``seat``."""
+    config = config or Config()
+    raised = seen >= config.min_seen
+    doubts: tuple[str, ...] = ()
+    if 1 - config.sure < seen < config.sure:
+        doubts = (f"seat {seat}'s hand was seen in {seen:.0%} of the frames: raised or not?",)
+    return RaisedHandReading(seat, raised, seen, doubts)

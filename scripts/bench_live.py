@@ -1,0 +1,135 @@
+"""Benchmark of the live night: frames per second during a hunt, and the verdict card's latency.
+
+For each sample clip with a hunt (sample_videos/*.truth.json):
+
+1. **fps**: the live pipeline (decode → per-seat tracking with the hunters active → shot
+   detection → evidence crops) over the whole clip as fast as it goes (not paced), timed on the
+   wall clock; plus the median and p95 time per frame.
+2. **latency**: the clip played as a live camera (paced at real time, its audio track as the
+   microphone) through the live session, brought to the clip's hunt with the rules engine; the
+   time from the count's end (the last number window closing, on the audio clock) to the
+   verdict card, and whether the card's verdict equals the ground truth.
+
+Prints the figures with the machine and the clips they ran on. Usage::
+
+    python scripts/bench_live.py [--clips sample_videos] [--only NAME] [--model lite]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def hunt_clips(folder: Path, only: str | None) -> list[Path]:
+    clips = []
+    for truth in sorted(folder.glob("*.truth.json")):
+        data = json.loads(truth.read_text())
+        if data.get("hunts") and (only is None or only in truth.name):
+            clips.append(truth.with_name(truth.name.replace(".truth.json", ".mp4")))
+    return clips
+
+
+def bench_fps(clip: Path, model: str) -> dict[str, float]:
+    from mafiavision.night.capture import Capture
+    from mafiavision.night.live import build_pipeline
+
+    truth = json.loads(clip.with_name(clip.stem + ".truth.json").read_text())
+    seats = truth["hunts"][0]["members"]
+    table = clip.with_name(clip.stem + ".table.json")
+    pipeline = build_pipeline(table, clip, realtime=False, model=model, reopen=False)
+    pipeline.set_active(seats)
+    pipeline.attach(Capture(seats=tuple(seats)))
+    times: list[float] = []
+    source = pipeline._open_frames()
+    t0 = time.perf_counter()
+    for frame in source:
+        a = time.perf_counter()
+        pipeline._step(frame)
+        times.append(time.perf_counter() - a)
+    total = time.perf_counter() - t0
+    pipeline._tracker.close()
+    times.sort()
+    return {"frames": len(times), "fps": len(times) / total,
+            "median_ms": 1000 * statistics.median(times),
+            "p95_ms": 1000 * times[int(0.95 * (len(times) - 1))]}
+
+
+def bench_latency(clip: Path, model: str) -> dict[str, object]:
+    from mafiavision.night.live import build_listener, build_pipeline
+    from mafiavision.night.session import LiveSession
+    from mafiavision.rules import load_rules
+    from mafiavision.rules.record import start_game
+    from mafiavision.rules.script import Script
+
+    truth = json.loads(clip.with_name(clip.stem + ".truth.json").read_text())
+    hunt = truth["hunts"][0]
+    with tempfile.TemporaryDirectory() as tmp:
+        game = start_game(Path(tmp) / "game.jsonl", load_rules(truth["rules"]))
+        play = Script(game)
+        play.deal([truth["roles"][str(s)] for s in range(1, truth["seats"] + 1)])
+        play.until(lambda s: s.action == "hunt" and s.team == hunt["group"])
+        table = clip.with_name(clip.stem + ".table.json")
+        pipeline = build_pipeline(table, clip, realtime=True, model=model, reopen=False)
+        listener = build_listener(clip, None, pipeline)
+        session = LiveSession(game, pipeline=pipeline, listener=listener, source_name=str(clip))
+        session.start()
+        deadline = time.monotonic() + truth["video"]["duration"] + 5
+        card = None
+        while time.monotonic() < deadline and card is None:
+            time.sleep(0.05)
+            card = session.view()["card"]
+        fps = pipeline.status.fps
+        session.stop()
+    if card is None:
+        return {"card": None}
+    expected = hunt["target"] if hunt["verdict"] == "hit" else None
+    return {"latency_s": session.card_latency[-1] if session.card_latency else None,
+            "verdict": card["summary"], "asks": bool(card["questions"]),
+            "equals_truth": card["hit"] == expected, "live_fps": fps}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clips", type=Path, default=ROOT / "sample_videos")
+    parser.add_argument("--only", default=None, help="only clips whose name contains this")
+    parser.add_argument("--model", choices=("lite", "full"), default="lite")
+    args = parser.parse_args()
+    clips = hunt_clips(args.clips, args.only)
+    if not clips:
+        print(f"no clip with a hunt in {args.clips}", file=sys.stderr)
+        return 2
+    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.platform()}, "
+          f"Python {platform.python_version()}; model {args.model}")
+    for clip in clips:
+        truth = json.loads(clip.with_name(clip.stem + ".truth.json").read_text())
+        v = truth["video"]
+        print(f"\n{clip.name}: {v['width']}x{v['height']} @ {v['fps']} fps, "
+              f"{v['duration']:.1f} s, hunters {truth['hunts'][0]['members']}")
+        f = bench_fps(clip, args.model)
+        print(f"  unpaced: {f['frames']} frames, {f['fps']:.1f} fps, "
+              f"median {f['median_ms']:.1f} ms/frame, p95 {f['p95_ms']:.1f} ms")
+        r = bench_latency(clip, args.model)
+        if r.get("card") is None and "verdict" not in r:
+            print("  live: no verdict card before the clip ended")
+            continue
+        lat = r["latency_s"]
+        print(f"  live (real time): card {lat:.2f} s after the count's end; "
+              f"fps {r['live_fps']:.1f}; verdict '{r['verdict']}'"
+              f"{' (asks the moderator)' if r['asks'] else ''}; "
+              f"{'equals' if r['equals_truth'] else 'DIFFERS from'} the ground truth")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

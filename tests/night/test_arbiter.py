@@ -1,0 +1,253 @@
+"""Table tests of the night arbiter: every hunt outcome, every doubt, checks, orders, hands."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from mafiavision.night.arbiter import (
+    HuntInput,
+    frame_index,
+    judge_hunt,
+    locate,
+    read_check,
+    read_orders,
+    read_raised_hand,
+)
+
+
+@dataclass(frozen=True)
+class Shot:
+    seat: int
+    t: float
+    duration: float = 0.3
+    depth: float = 120.0
+    confidence: float = 0.95
+
+
+@dataclass(frozen=True)
+class Window:
+    seat: int
+    start: float
+    end: float
+    onset: float
+    confidence: float = 0.95
+
+
+@dataclass(frozen=True)
+class Number:
+    seat: int
+    start: float
+    end: float
+    value: int
+    confidence: float = 0.95
+
+
+def count(n: int = 10, step: float = 1.0, t0: float = 10.0, low: int | None = None) -> list[Window]:
+    """Windows for numbers 1..n, one per ``step`` seconds; ``low``: that window is uncertain."""
+    return [
+        Window(k, t0 + (k - 1) * step, t0 + k * step, t0 + (k - 1) * step + 0.05,
+               0.4 if k == low else 0.95)
+        for k in range(1, n + 1)
+    ]
+
+
+def hunt(shots: list[Shot], members=(2, 5, 9), seen=None, windows=None, gap=0.12,
+         word_ends=None) -> HuntInput:
+    return HuntInput(
+        group="mafia", members=tuple(members), shots=shots,
+        windows=count() if windows is None else windows, between_gap=gap,
+        seen={m: 1.0 for m in members} if seen is None else seen,
+        word_ends=word_ends or {},
+        frame_times=[i / 25 for i in range(25 * 30)],
+    )
+
+
+WORD_ENDS = {k: 10 + k - 0.6 for k in range(1, 11)}
+
+
+# Number k's window is [10 + k - 1, 10 + k): its middle is 9.5 + k.
+def mid(k: int) -> float:
+    return 9.5 + k
+
+
+HUNTS = [
+    # (name, shots, extra kwargs, expected hit, expected per-member (observation, reason), asks)
+    ("all on 7", [Shot(2, mid(7)), Shot(5, mid(7) + 0.1), Shot(9, mid(7) - 0.1)], {}, 7,
+     [("shot", "shot on 7")] * 3, False),
+    ("one on another number", [Shot(2, mid(7)), Shot(5, mid(7)), Shot(9, mid(4))], {}, None,
+     [("shot", "shot on 7"), ("shot", "shot on 7"), ("shot", "another number (4)")], False),
+    ("no majority: all another number", [Shot(2, mid(1)), Shot(5, mid(3)), Shot(9, mid(4))],
+     {}, None, [("shot", "another number (1)"), ("shot", "another number (3)"),
+                ("shot", "another number (4)")], False),
+    ("one between numbers", [Shot(2, mid(7)), Shot(5, mid(7)), Shot(9, 17.05)], {}, None,
+     [("shot", "shot on 7"), ("shot", "shot on 7"), ("between", "between numbers")],
+     False),
+    ("one no shot", [Shot(2, mid(7)), Shot(5, mid(7))], {}, None,
+     [("shot", "shot on 7"), ("shot", "shot on 7"), ("no_shot", "no shot")], False),
+    ("two shots", [Shot(2, mid(7)), Shot(5, mid(7)), Shot(9, mid(7)), Shot(9, mid(8))], {},
+     None, [("shot", "shot on 7"), ("shot", "shot on 7"),
+            ("multiple", "two shots")], False),
+    ("hand not seen asks", [Shot(2, mid(7)), Shot(5, mid(7))],
+     {"seen": {2: 1.0, 5: 1.0, 9: 0.1}}, None,
+     [("shot", "shot on 7"), ("shot", "shot on 7"), ("not_seen", "hand not seen")], True),
+    ("no shot but hand seen little asks", [], {"seen": {2: 1.0, 5: 0.6, 9: 1.0}}, None,
+     [("no_shot", "no shot")] * 3, True),
+    ("weak shot asks", [Shot(2, mid(7)), Shot(5, mid(7), confidence=0.5), Shot(9, mid(7))], {},
+     7, [("shot", "shot on 7")] * 3, True),
+    ("uncertain window asks", [Shot(2, mid(7)), Shot(5, mid(7)), Shot(9, mid(7))],
+     {"windows": count(low=7)}, 7, [("shot", "shot on 7")] * 3, True),
+    ("near a boundary asks", [Shot(2, mid(7)), Shot(5, 16.85), Shot(9, mid(7))], {}, 7,
+     [("shot", "shot on 7")] * 3, True),
+    ("before the count asks", [Shot(2, 5.0), Shot(5, mid(7)), Shot(9, mid(7))], {}, None,
+     [("between", "between numbers"), ("shot", "shot on 7"), ("shot", "shot on 7")],
+     True),
+    ("no windows asks", [Shot(2, mid(7))], {"members": (2,), "windows": []}, None,
+     [("between", "between numbers")], True),
+    ("no windows and no shots asks", [], {"members": (2,), "windows": []}, None,
+     [("no_shot", "no shot")], True),
+    ("non-member shot ignored", [Shot(2, mid(3)), Shot(5, mid(3)), Shot(9, mid(3)),
+                                 Shot(4, mid(6))], {}, 3, [("shot", "shot on 3")] * 3, False),
+    # Number k's word is said from 10 + k - 1 to 10 + k - 0.6 (0.4 s), then a 0.6 s pause.
+    ("shot just after the word counts", [Shot(2, 16.55), Shot(5, 16.6), Shot(9, 16.5)],
+     {"word_ends": WORD_ENDS}, 7, [("shot", "shot on 7")] * 3, False),
+    ("shot in the pause is between", [Shot(2, 16.55), Shot(5, 16.6), Shot(9, 16.78)],
+     {"word_ends": WORD_ENDS}, None,
+     [("shot", "shot on 7"), ("shot", "shot on 7"), ("between", "between numbers")],
+     False),
+    ("shot at the pause threshold asks", [Shot(2, 16.5), Shot(5, 16.5), Shot(9, 16.68)],
+     {"word_ends": WORD_ENDS}, 7, [("shot", "shot on 7")] * 3, True),
+    ("pause rule never applies to the last number", [Shot(2, 19.9), Shot(5, 19.9),
+                                                     Shot(9, 19.9)],
+     {"word_ends": WORD_ENDS}, 10, [("shot", "shot on 10")] * 3, False),
+    ("weak extra squeeze is left out but asked", [Shot(2, mid(7)), Shot(5, mid(7)),
+                                                  Shot(9, mid(3), confidence=0.5),
+                                                  Shot(9, mid(7))], {}, 7,
+     [("shot", "shot on 7")] * 3, True),
+    ("two weak squeezes stay two shots", [Shot(2, mid(7)), Shot(5, mid(7)),
+                                          Shot(9, mid(3), confidence=0.5),
+                                          Shot(9, mid(7), confidence=0.6)], {}, None,
+     [("shot", "shot on 7"), ("shot", "shot on 7"), ("multiple", "two shots")],
+     True),
+    ("lone survivor hits", [Shot(5, mid(10))], {"members": (5,)}, 10,
+     [("shot", "shot on 10")], False),
+]
+
+
+@pytest.mark.parametrize(("name", "shots", "kwargs", "hit", "members", "asks"), HUNTS,
+                         ids=[h[0] for h in HUNTS])
+def test_judge_hunt(name, shots, kwargs, hit, members, asks) -> None:
+    verdict = judge_hunt(hunt(shots, **kwargs))
+    assert verdict.hit == hit
+    got = [(f.observation.value, f.reason) for f in verdict.findings]
+    assert got == members
+    assert verdict.needs_moderator is asks
+    if asks:
+        assert verdict.confidence < 0.7 or verdict.hit is None
+    else:
+        assert verdict.confidence >= 0.7
+
+
+def test_hunt_evidence_has_times_frames_and_windows() -> None:
+    verdict = judge_hunt(hunt([Shot(2, 16.5), Shot(5, 16.52), Shot(9, 16.48)]))
+    shot = verdict.findings[0].shots[0]
+    assert (shot.t, shot.frame, shot.window_seat) == (16.5, round(16.5 * 25), 7)
+    assert [w.seat for w in verdict.windows] == list(range(1, 11))
+    assert verdict.summary == "mafia: hit on seat 7"
+
+
+def test_hunt_without_members_is_refused() -> None:
+    with pytest.raises(ValueError, match="no living member"):
+        judge_hunt(hunt([], members=()))
+
+
+@pytest.mark.parametrize(
+    ("t", "seat", "between"),
+    [(10.5, 1, False), (10.95, None, True), (11.05, None, True), (11.2, 2, False),
+     (10.01, 1, False), (19.99, 10, False), (20.5, None, True), (9.0, None, True)],
+)
+def test_locate(t: float, seat: int | None, between: bool) -> None:
+    where = locate(t, count(), 0.1)
+    assert (where.seat, where.between) == (seat, between)
+
+
+@pytest.mark.parametrize(("times", "t", "index"),
+                         [([], 1.0, None), ([0.0, 0.04, 0.08], 0.05, 1), ([0.0, 0.04], 9.0, 1),
+                          ([0.5, 0.6], 0.0, 0)])
+def test_frame_index(times: list[float], t: float, index: int | None) -> None:
+    assert frame_index(times, t) == index
+
+
+CHECKS = [
+    ("clear", [Number(3, 1, 2, 7)], 7, "Is seat 7 the Sheriff?", False),
+    ("same number twice", [Number(3, 1, 2, 7), Number(3, 3, 4, 7)], 7,
+     "Is seat 7 the Sheriff?", False),
+    ("weak reading asks", [Number(3, 1, 2, 7, 0.4)], 7, "Is seat 7 the Sheriff?", True),
+    ("nothing read asks", [], None, "Which seat did seat 3 show, looking for the Sheriff?", True),
+    ("two numbers ask", [Number(3, 1, 2, 7), Number(3, 3, 4, 8)], None,
+     "Which seat did seat 3 show, looking for the Sheriff?", True),
+    ("own seat is not a target", [Number(3, 1, 2, 3)], None,
+     "Which seat did seat 3 show, looking for the Sheriff?", True),
+    ("other seats ignored", [Number(4, 1, 2, 9), Number(3, 1, 2, 6)], 6,
+     "Is seat 6 the Sheriff?", False),
+]
+
+
+@pytest.mark.parametrize(("name", "numbers", "target", "question", "asks"), CHECKS,
+                         ids=[c[0] for c in CHECKS])
+def test_read_check(name, numbers, target, question, asks) -> None:
+    valid = [s for s in range(1, 11) if s != 3]
+    reading = read_check(3, "the Sheriff", numbers, valid)
+    assert (reading.target, reading.question, reading.needs_moderator) == (target, question, asks)
+
+
+def test_read_check_takes_the_joined_number_of_a_twelve_seat_table() -> None:
+    numbers = [Number(3, 1, 2, 1), Number(3, 2.5, 3.5, 2)]
+    reading = read_check(3, "the Commissar", numbers, [s for s in range(1, 13) if s != 3],
+                         joined=12)
+    assert (reading.target, reading.question, reading.needs_moderator) == (
+        12, "Is seat 12 the Commissar?", False)
+    reading = read_check(3, "the Commissar", numbers, [s for s in range(1, 13) if s != 3])
+    assert (reading.target, reading.needs_moderator) == (None, True)
+
+
+@dataclass(frozen=True)
+class Orders:
+    first: tuple[int, ...]
+    second: tuple[int, ...]
+    agree: bool
+    confidence: float = 0.95
+
+
+ORDERS = [
+    ("shown twice alike", Orders((4, 7, 2), (4, 7, 2), True), (4, 7, 2), False),
+    ("shown once asks", Orders((4, 7, 2), (), False), (4, 7, 2), True),
+    ("passes disagree", Orders((4, 7, 2), (4, 8, 2), False, 0.0), None, True),
+    ("too few", Orders((4, 7), (), False, 0.0), None, True),
+    ("weak asks", Orders((4, 7, 2), (4, 7, 2), True, 0.5), (4, 7, 2), True),
+    ("own seat asks", Orders((1, 7, 2), (1, 7, 2), True), (1, 7, 2), True),
+]
+
+
+@pytest.mark.parametrize(("name", "read", "expected", "asks"), ORDERS,
+                         ids=[o[0] for o in ORDERS])
+def test_read_orders(name, read, expected, asks) -> None:
+    reading = read_orders(1, read, list(range(2, 11)), count=3)
+    assert (reading.orders, reading.needs_moderator) == (expected, asks)
+
+
+@pytest.mark.parametrize(("seen", "raised", "asks"),
+                         [(0.95, True, False), (0.0, False, False), (0.5, True, True),
+                          (0.4, False, True)])
+def test_read_raised_hand(seen: float, raised: bool, asks: bool) -> None:
+    reading = read_raised_hand(8, seen)
+    assert (reading.raised, reading.needs_moderator) == (raised, asks)
+
+
+def test_unanimous_shot_on_a_seat_already_out_is_a_miss() -> None:
+    shots = [Shot(2, mid(4)), Shot(5, mid(4)), Shot(9, mid(4))]
+    verdict = judge_hunt(HuntInput("mafia", (2, 5, 9), shots, count(), 0.12,
+                                   {2: 1.0, 5: 1.0, 9: 1.0}, out=frozenset({4})))
+    assert (verdict.hit, verdict.miss_reason) == (None, "target_out")
+    assert [s.target for s in verdict.shots] == [4, 4, 4]

@@ -1,0 +1,83 @@
+"""The live session with the real rules engine and game record (no camera: captures are fed the
+events the pipeline would deliver, on a controlled clock)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mafiavision.night.session import LiveSession
+from mafiavision.rules.record import replay
+from tests.night.helpers import Number, Shot, command, feed, new_session, to_night_one
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> LiveSession:
+    return new_session(tmp_path / "game.jsonl")
+
+
+def test_a_night_through_the_screen_and_the_record(session: LiveSession, tmp_path: Path) -> None:
+    to_night_one(session)
+    view = session.view()
+    assert view["step"]["seats"] == [3, 5, 7]
+    # No speech and no taps: the card cannot place the shots, so it asks.
+    clock = session.clock  # type: ignore[attr-defined]
+    t = clock.t
+    feed(session, clock, 4, shots=[Shot(3, t + 2.5), Shot(5, t + 2.6), Shot(7, t + 2.55)])
+    command(session, kind="finish")
+    card = session.view()["card"]
+    assert card["kind"] == "hunt" and card["questions"]
+    with pytest.raises(ValueError, match="open questions"):
+        command(session, kind="confirm", card=card["id"])
+    command(session, kind="correct_hunt", card=card["id"],
+            shots=[{"seat": s, "kind": "shot", "target": 6} for s in (3, 5, 7)])
+    # The Don checks: he shows 9, the card asks "Is seat 9 the Sheriff?".
+    assert session.view()["step"]["kind"] == "check"
+    feed(session, clock, 2, numbers=[Number(5, clock.t + 0.5, clock.t + 1.2, 9)])
+    session._finish()
+    card = session.view()["card"]
+    assert (card["kind"], card["summary"], card["questions"]) == (
+        "check", "Is seat 9 the Sheriff?", [])
+    command(session, kind="confirm", card=card["id"])
+    assert session.game.state.checks[-1].answer is True
+    # The record replays to exactly the session's game.
+    assert replay(tmp_path / "game.jsonl").state == session.game.state
+    # Undo the check, then the hunt: the record keeps both undos and still replays exactly.
+    command(session, kind="undo")
+    assert session.view()["step"]["kind"] == "check"
+    command(session, kind="undo")
+    assert session.view()["step"]["kind"] == "hunt"
+    assert replay(tmp_path / "game.jsonl").state == session.game.state
+    lines = (tmp_path / "game.jsonl").read_text().splitlines()
+    assert sum('"type":"undo"' in line for line in lines) == 2
+
+
+@pytest.mark.parametrize(
+    ("fields", "error", "match"),
+    [
+        ({"kind": "confirm", "card": "c99"}, LookupError, "not the open card"),
+        ({"kind": "undo"}, ValueError, "nothing to undo"),
+        ({"kind": "tap"}, ValueError, "only during a hunt"),
+        ({"kind": "speech", "seat": 1}, ValueError, "deal"),
+        ({"kind": "finish"}, ValueError, "nothing is being recorded"),
+    ],
+)
+def test_refused_commands_change_nothing(session: LiveSession, fields, error, match) -> None:
+    before = session.game.state
+    with pytest.raises(error, match=match):
+        command(session, **fields)
+    assert session.game.state == before
+
+
+def test_hunt_correction_needs_every_member(session: LiveSession) -> None:
+    to_night_one(session)
+    feed(session, session.clock, 1)  # type: ignore[attr-defined]
+    command(session, kind="finish")
+    card = session.view()["card"]
+    with pytest.raises(ValueError, match="each member"):
+        command(session, kind="correct_hunt", card=card["id"],
+                shots=[{"seat": 3, "kind": "no_shot"}])
+    with pytest.raises(ValueError, match="target"):
+        command(session, kind="correct_hunt", card=card["id"],
+                shots=[{"seat": s, "kind": "no_shot", "target": 2} for s in (3, 5, 7)])
