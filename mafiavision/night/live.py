@@ -48,6 +48,7 @@ def build_pipeline(table_path: Path, source: str | int | Path, *, realtime: bool
         NumberReader,
         lambda obs: classify_hand(obs.world, obs.landmarks),
         reopen=reopen,
+        drop_late=reopen,
     )
     return pipeline
 

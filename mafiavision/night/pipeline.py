@@ -24,6 +24,9 @@ from mafiavision.night.capture import Capture
 STALL_SECONDS = 1.0
 #: Side in pixels of the evidence tiles kept per active seat and frame (the screen knows it).
 TILE = 96
+#: A camera frame more than this many seconds behind real time is skipped (a live camera's
+#: frames would be lost the same way): the screen and the verdicts stay live on a busy machine.
+MAX_LAG = 0.2
 #: Seconds a seat shows "shot" on the screen after a shot.
 SHOT_SHOWN = 1.0
 
@@ -66,9 +69,11 @@ def crop(image: np.ndarray, box: SeatBox) -> np.ndarray:
 
 @dataclass
 class LiveStatus:
-    frames: int = 0
-    t: float | None = None
-    fps: float = 0.0
+    frames: int = 0  # frames processed
+    dropped: int = 0  # frames skipped to stay at real time
+    lag: float = 0.0  # seconds the processed frames are behind real time (kept frames)
+    t: float | None = None  # the latest frame's time (processed or skipped)
+    fps: float = 0.0  # processed frames per second
     warning: str | None = None
     ended: bool = False
 
@@ -94,9 +99,14 @@ class Pipeline:
         classify: Callable[[Any], Any],
         *,
         reopen: bool,
+        drop_late: bool,
     ) -> None:
         """``trackers``: a one-hand tracker (hunts: fast) and a two-hand one (numbers 6–10);
-        ``classify``: a hand observation → its pose (for the number readers)."""
+        ``classify``: a hand observation → its pose (for the number readers); ``reopen``: a
+        source that fails or ends is opened again (a camera); ``drop_late``: frames more than
+        ``MAX_LAG`` behind real time are skipped (a camera: stay live) — a video file keeps
+        every frame and lets the view fall behind instead (shown as a warning)."""
+        self._drop_late = drop_late
         self._open_frames = open_frames
         self._table = table
         self._trackers = trackers
@@ -113,7 +123,8 @@ class Pipeline:
         self._latest = _Latest()
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self._last_frame_wall = time.monotonic()
+        self._last_frame_wall = self._last_processed_wall = time.monotonic()
+        self._origin: tuple[float, float] | None = None  # (wall, frame time) of the pace
         self.status = LiveStatus()
         self._thread = threading.Thread(target=self._run, name="pipeline", daemon=True)
         self._watchdog = threading.Thread(target=self._watch, name="pipeline-watch",
@@ -240,10 +251,27 @@ class Pipeline:
             self._stop.wait(delay)
             delay = min(delay * 2, 8.0)
 
-    def _step(self, frame: Any) -> None:
+    def _behind(self, frame: Any, now: float) -> bool:
+        """Whether ``frame`` is more than ``MAX_LAG`` behind real time (then it is skipped)."""
+        if self._origin is None or frame.t < self._origin[1]:
+            self._origin = (now, frame.t)
+            return False
+        return (now - self._origin[0]) - (frame.t - self._origin[1]) > MAX_LAG
+
+    def _step(self, frame: Any, *, paced: bool = True) -> None:
         now = time.monotonic()
-        gap = now - self._last_frame_wall
-        self._last_frame_wall = now
+        if paced and self._behind(frame, now):
+            if self._drop_late:
+                self.status.dropped += 1
+                self.status.t = frame.t
+                self._last_frame_wall = now
+                return
+            assert self._origin is not None
+            self.status.lag = (now - self._origin[0]) - (frame.t - self._origin[1])
+        else:
+            self.status.lag = 0.0
+        gap = now - self._last_processed_wall
+        self._last_frame_wall = self._last_processed_wall = now
         if self.status.warning and not self.status.ended:
             self.status.warning = None
         if self._boxes is None:

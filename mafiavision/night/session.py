@@ -156,8 +156,17 @@ class LiveSession:
 
     def _collect_warnings(self) -> tuple[str, ...]:
         out = []
-        if self.pipeline is not None and self.pipeline.status.warning:
-            out.append(self.pipeline.status.warning)
+        if self.pipeline is not None:
+            status = self.pipeline.status
+            if status.warning:
+                out.append(status.warning)
+            total = status.frames + status.dropped
+            if total >= 50 and status.dropped > 0.3 * total:
+                out.append(f"the machine is too slow: {status.dropped / total:.0%} of the "
+                           "frames were skipped to stay live")
+            if status.lag > 1.0:
+                out.append(f"the machine is too slow: the video is {status.lag:.0f} s behind "
+                           "real time")
         if self.listener is not None:
             if self.listener.warning:
                 out.append(self.listener.warning)
@@ -176,7 +185,7 @@ class LiveSession:
             if count is None or not count.complete:
                 return False
             self._ready_at = count.closed_at
-            return True
+            return self._frames_reached(count.closed_at)
         now = self.now()
         if now is None or capture.started is None:
             return False
@@ -189,6 +198,13 @@ class LiveSession:
             return len(capture.numbers) >= 2 * step.orders
         return False
 
+    def _frames_reached(self, t: float | None) -> bool:
+        """Whether the camera's frames up to ``t`` were processed (the audio may run ahead of a
+        busy pipeline; judging before the frames are in would miss their shots)."""
+        if self.pipeline is None or t is None or self.pipeline.status.ended:
+            return True
+        return (self.pipeline.status.t or float("-inf")) >= t
+
     def _taps_closed(self) -> bool:
         capture = self._capture
         assert capture is not None
@@ -197,7 +213,8 @@ class LiveSession:
         if now is None or not taps:
             return False
         steps = [b - a for a, b in itertools.pairwise(taps)] or [1.0]
-        return now >= taps[-1] + sorted(steps)[len(steps) // 2]
+        closed = taps[-1] + sorted(steps)[len(steps) // 2]
+        return now >= closed and self._frames_reached(closed)
 
     def _finish(self) -> None:
         """Close the capture and make the card for the step."""
@@ -441,7 +458,8 @@ class LiveSession:
                             if outcome else None),
                 "log": list(self._log),
                 "can_undo": bool(self.game.actions),
-                "source": {"fps": round(status.fps, 1), "t": status.t} if status else None,
+                "source": ({"fps": round(status.fps, 1), "t": status.t,
+                            "dropped": status.dropped} if status else None),
             }
 
     def frame_jpeg(self) -> bytes | None:
