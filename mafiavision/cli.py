@@ -26,6 +26,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "mafiavision.audio.cli",
     "mafiavision.vision.gestures_cli",
     "mafiavision.night.cli",
+    "mafiavision.analysis.cli",
 )
 
 

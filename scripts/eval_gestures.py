@@ -65,16 +65,22 @@ def evaluate(data: dict[str, np.ndarray], part: str) -> None:
     print("\n| class | photos | detected | count accuracy (per detected hand) |")
     print("|---|---|---|---|")
     target_ok = target_n = 0
+    by_source: dict[str, list[int]] = {}
     for source, label, n in COUNT_CLASSES:
         rows = np.flatnonzero(use & (data["source"] == source) & (data["label"] == label))
         found = [i for i in rows if det[i]]
         ok = sum(results[i].count == n for i in found)
         target_ok += ok
         target_n += len(found)
+        tally = by_source.setdefault(source, [0, 0])
+        tally[0] += ok
+        tally[1] += len(found)
         print(
             f"| {source} {label} | {len(rows)} | {_pct(len(found), len(rows))} | "
             f"{_pct(ok, len(found))} |"
         )
+    for source, (ok, n) in by_source.items():
+        print(f"| **{source} 1–5** | | | **{_pct(ok, n)}** |")
     print(f"| **all counts above** | | | **{_pct(target_ok, target_n)}** |")
     empty = use & (data["label"] == "none")
     print(f"\nEPSRC empty backgrounds: {empty.sum()}, hands found on them: {(det & empty).sum()}")
@@ -125,15 +131,18 @@ def evaluate(data: dict[str, np.ndarray], part: str) -> None:
     sample = data["world"][np.flatnonzero(det & use)[:200]]
     for w in sample[:20]:
         classify_hand(w)  # warm up
-    start = time.perf_counter()
-    for w in sample:
-        classify_hand(w)
-    per_hand = (time.perf_counter() - start) / len(sample) * 1000
-    start = time.perf_counter()
-    model.probabilities(finger_features(sample))
-    batch = (time.perf_counter() - start) / len(sample) * 1000
+    one, batched = [], []
+    for _ in range(5):  # best of 5: the machine is shared
+        start = time.perf_counter()
+        for w in sample:
+            classify_hand(w)
+        one.append((time.perf_counter() - start) / len(sample) * 1000)
+        start = time.perf_counter()
+        model.probabilities(finger_features(sample))
+        batched.append((time.perf_counter() - start) / len(sample) * 1000)
+    per_hand, batch = min(one), min(batched)
     print(
-        f"\nCost: classify_hand {per_hand:.3f} ms per hand (one call per hand), "
+        f"\nCost: classify_hand {per_hand:.3f} ms per hand (one call per hand, best of 5), "
         f"{batch:.4f} ms per hand batched ({len(sample)} hands); "
         f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
         f"Python {platform.python_version()} (shared machine: figures are noisy)"

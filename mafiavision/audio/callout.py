@@ -143,18 +143,25 @@ def _edge_misses(t: np.ndarray, ends: np.ndarray, grid: np.ndarray, n: int, typi
     return np.concatenate([np.zeros((len(grid), len(t), 1)), np.cumsum(each, axis=2)], axis=2)
 
 
-def _choose_costs(segs: Sequence[Segment], typical: float, p: AlignParams) -> np.ndarray:
-    """Cost of a word starting at each segment: faint, or shorter than the count's typical word
-    (with the pieces of a split word that follow it)."""
+def _group_spans(segs: Sequence[Segment], p: AlignParams) -> np.ndarray:
+    """Duration from each segment's start to the end of the pieces that follow it closely
+    (gaps under ``split_gap``): a split word, or a phrase said in one breath."""
     out = np.empty(len(segs))
     group_end = segs[-1].end
     for i in range(len(segs) - 1, -1, -1):
         if i + 1 < len(segs) and segs[i + 1].start - segs[i].end >= p.split_gap:
             group_end = segs[i].end
-        s = segs[i]
-        short = min(0.0, math.log(max(group_end - s.start, 1e-3) / typical))
-        out[i] = max(0.0, p.weak_score - s.score) * 4 + p.w_duration * short * short
+        out[i] = group_end - segs[i].start
     return out
+
+
+def _choose_costs(segs: Sequence[Segment], spans: np.ndarray, typical: float, p: AlignParams
+                  ) -> np.ndarray:
+    """Cost of a word starting at each segment: faint, or shorter than the count's typical word
+    (with the pieces of a split word that follow it)."""
+    short = np.minimum(0.0, np.log(np.maximum(spans, 1e-3) / typical))
+    score = np.array([s.score for s in segs])
+    return np.maximum(0.0, p.weak_score - score) * 4 + p.w_duration * short * short
 
 
 def align(segments: Sequence[Segment], n_words: int, params: AlignParams | None = None,
@@ -182,10 +189,11 @@ def align(segments: Sequence[Segment], n_words: int, params: AlignParams | None 
     typical = float(np.clip(np.median(wordlike) if len(wordlike) else p.short,
                             2 * p.short, p.max_word / 2))
     # before the first word / after the last: a long segment is a phrase (a preamble), cheap
-    long = durs > min(p.long_factor * typical, p.max_word)
+    spans = _group_spans(segs, p)
+    long = spans > min(p.long_factor * typical, p.max_word)
     edge = np.where(long, p.skip_lead, skip)
     lead = np.concatenate([[0.0], np.cumsum(edge)])[:m]
-    choose = _choose_costs(segs, typical, p) + np.where(long, p.long_word, 0.0)
+    choose = _choose_costs(segs, spans, typical, p) + np.where(long, p.long_word, 0.0)
     trail = np.concatenate([np.cumsum(edge[::-1])[::-1][1:], [0.0]])
     starts = t
     ends = np.array([s.end for s in segs])
@@ -313,8 +321,9 @@ def callout_from_audio(clip: AudioClip, seats: Sequence[int], detector: SpeechSc
 
 class LiveCallout:
     """Streaming aligner: push chunks as they arrive; each number's window is emitted as soon as
-    its word has ended: at the first chunk whose speech score drops (:meth:`Segmenter.tentative`),
-    or for the first number when its segment closes (``min_silence`` later).
+    its word has ended: at the first chunk whose speech score drops (:meth:`Segmenter.tentative`);
+    the first number of a count waits for ``split_gap`` of silence after its segment closes, so
+    that a preamble said in pieces is not taken for it (it is known ~0.3 s after its word ends).
 
     Every time a segment's speech pauses, the aligner runs again over all segments so far with an
     open end (:func:`align` ``open_end=True``), and the words it now places that were not emitted
@@ -335,6 +344,7 @@ class LiveCallout:
         self.segmenter = segmenter or Segmenter()
         self.segments: list[Segment] = []
         self.emitted: list[NumberWindow] = []
+        self._settle = False
         detector.reset()
 
     def _put(self, seg: Segment) -> None:
@@ -346,17 +356,26 @@ class LiveCallout:
     def push(self, chunk: AudioChunk) -> list[NumberWindow]:
         """Feed one chunk; returns the windows that became known with it."""
         score = self.detector.score(chunk.samples)
+        now = chunk.t + CHUNK_SECONDS
         closed = self.segmenter.push(chunk.t, score)
         if closed is not None:
             self._put(closed)
-        # the first number waits for its segment to close, so that the first word of a
-        # preamble ("Mafia goes hunting") is not taken for it; later ones go at the first pause
-        pause = self.segmenter.tentative(chunk.t + CHUNK_SECONDS) if self.emitted else None
-        if pause is not None:
-            self._put(pause)
-        if (closed is None and pause is None) or len(self.emitted) == len(self.seats):
+            self._settle = True
+        if len(self.emitted) == len(self.seats):
             return []
-        al = align(self.segments, len(self.seats), self.params, open_end=True)
+        if self.emitted:  # later numbers: at the first drop of the speech score
+            pause = self.segmenter.tentative(now)
+            if pause is None:
+                return []
+            self._put(pause)
+        else:
+            # the first number waits until its segment is followed by split_gap of silence,
+            # so that a preamble said in pieces ("Mafia goes | hunting") is seen whole
+            if not (self._settle and self.segmenter.open_onset is None
+                    and now - self.segments[-1].end >= self.params.split_gap):
+                return []
+            self._settle = False
+        al = align(self._view(), len(self.seats), self.params, open_end=True)
         new = []
         for k in range(len(self.emitted), len(al.onsets)):
             onset = al.onsets[k]
@@ -364,6 +383,22 @@ class LiveCallout:
                                     onset + self.lead + al.interval, onset, al.confidences[k]))
         self.emitted.extend(new)
         return new
+
+    def _view(self) -> list[Segment]:
+        """What the live aligner sees. Before the first number: pieces said in one breath
+        (gaps under ``split_gap``) joined, so a preamble is one long phrase, not words. After
+        it: the segments from the first number on, so the decision already made stands."""
+        if self.emitted:
+            first = self.emitted[0].onset
+            return [s for s in self.segments if s.start >= first - 1e-6]
+        out: list[Segment] = []
+        for s in self.segments:
+            if out and s.start - out[-1].end < self.params.split_gap:
+                a = out[-1]
+                out[-1] = Segment(a.start, s.end, max(a.score, s.score), max(a.peak, s.peak))
+            else:
+                out.append(s)
+        return out
 
     @property
     def callout(self) -> Callout:

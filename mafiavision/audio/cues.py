@@ -74,12 +74,32 @@ def voice_span(x: np.ndarray, rel_db: float = -35.0) -> tuple[float, float]:
     return float(loud[0] * hop / SAMPLE_RATE), float((loud[-1] + 1) * hop / SAMPLE_RATE)
 
 
-@cache
-def synthesize(text: str, voice: str, wpm: int = 175) -> Word:
-    """``text`` spoken by espeak-ng, as 16 kHz mono float32 with its voice onset/offset."""
+def _espeak() -> str:
     exe = shutil.which("espeak-ng")
     if exe is None:
         raise SpeechSynthesisError("espeak-ng not found (install the Debian package espeak-ng)")
+    return exe
+
+
+@cache
+def espeak_voices() -> frozenset[str]:
+    """Voice names espeak-ng knows (language codes and voice file names, lower case)."""
+    out = subprocess.run([_espeak(), "--voices"], capture_output=True, text=True, check=False)
+    names: set[str] = set()
+    for line in out.stdout.splitlines()[1:]:
+        cols = line.split()
+        if len(cols) >= 5:
+            names.add(cols[1].lower())
+            names.add(cols[4].split("/")[-1].lower())
+    return frozenset(names)
+
+
+@cache
+def synthesize(text: str, voice: str, wpm: int = 175) -> Word:
+    """``text`` spoken by espeak-ng, as 16 kHz mono float32 with its voice onset/offset."""
+    exe = _espeak()
+    if voice.lower() not in espeak_voices():
+        raise SpeechSynthesisError(f"espeak-ng has no voice {voice!r}")
     with tempfile.TemporaryDirectory() as tmp:
         wav = Path(tmp) / "word.wav"
         proc = subprocess.run([exe, "-v", voice, "-s", str(int(wpm)), "-w", str(wav), text],

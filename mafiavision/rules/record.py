@@ -162,13 +162,19 @@ class RecordWriter:
 
     @classmethod
     def append_to(cls, path: str | Path, clock: Callable[[], str] = now_iso) -> RecordWriter:
-        """Continue an existing, valid record."""
+        """Continue an existing record (its header valid, its last line complete)."""
         read_header(path)
+        with Path(path).open("rb") as handle:
+            handle.seek(-1, os.SEEK_END)
+            if handle.read(1) != b"\n":
+                raise RecordError(f"{path}: the last line is incomplete (cut off while writing?)")
         return cls(Path(path), clock)
 
     def _write(self, obj: dict[str, Any]) -> None:
         data = (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
-        os.write(self._fd, data)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self._fd, view) :]
         os.fsync(self._fd)
 
     def record_action(self, action: Action, evidence: Any = None) -> None:

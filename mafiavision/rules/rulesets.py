@@ -185,6 +185,8 @@ class RuleSet(_Model):
                 raise ValueError(f"team {team.name}: leader options without a leader")
         for step in self.night_zero:
             self._known_team(step.team, "night_zero")
+            if step.kind == "leader" and step.orders:
+                raise ValueError("night_zero: only a 'meet' step shows orders")
             if step.kind == "leader" and self.team(step.team).leader is None:
                 raise ValueError(f"night_zero: team {step.team} has no leader")
             if step.kind == "meet" and not self.team(step.team).bandit:
@@ -192,14 +194,19 @@ class RuleSet(_Model):
         for rule in self.wins:
             for name in (rule.team, *rule.teams, *rule.also_eliminated):
                 self._known_team(name, "wins")
-            if rule.when == "equal_groups" and not rule.counts:
-                raise ValueError("wins: 'equal_groups' needs counts")
+            if (rule.when == "equal_groups") != bool(rule.counts):
+                raise ValueError("wins: counts are given exactly for 'equal_groups'")
+            if rule.also_eliminated and rule.when != "parity":
+                raise ValueError("wins: also_eliminated is only for 'parity'")
         for field, winner in (
             ("miss_limit", self.miss_limit and self.miss_limit.winner),
             ("no_elimination", self.no_elimination and self.no_elimination.winner),
         ):
             if winner:
                 self._known_team(winner, field)
+        unknown_options = set(self.citations) - set(type(self).model_fields)
+        if unknown_options:
+            raise ValueError(f"citations name unknown options {sorted(unknown_options)}")
         if self.disqualification == "loses" and len(self.teams) != 2:
             raise ValueError("disqualification 'loses' needs exactly two teams")
         return self

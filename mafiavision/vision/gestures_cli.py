@@ -36,7 +36,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--json", action="store_true", help="print JSON (one object per input)")
     parser.add_argument("--table", type=Path, help="table.json of the video's seats (video mode)")
     parser.add_argument("--model", choices=("full", "lite"), default="full")
-    parser.add_argument("--max-hands", type=int, default=2, help="hands per photo (default 2)")
+    parser.add_argument(
+        "--max-hands",
+        type=int,
+        default=2,
+        help="hands per photo, and per seat in a video: 2 reads two-hand numbers (default 2)",
+    )
     parser.add_argument("--convention", type=Path, help="club convention (JSON/YAML) for numbers")
     parser.set_defaults(func=run)
 
@@ -106,7 +111,7 @@ def run_video(args: argparse.Namespace) -> int:
                     {"start": e.start, "end": e.end, "confidence": e.confidence}
                 )
 
-    tracker = SeatTracker(table, model=args.model)
+    tracker = SeatTracker(table, model=args.model, hands_per_seat=args.max_hands)
     try:
         tracker.set_active(seats)
         for frame in open_source(video):
@@ -137,10 +142,10 @@ def run_video(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     videos = [p for p in args.inputs if p.suffix.lower() in VIDEO_SUFFIXES]
+    if args.max_hands < 1:
+        raise InputError(f"--max-hands must be at least 1, not {args.max_hands}")
     if args.table is not None:
         return run_video(args)
     if videos:
         raise InputError(f"{videos[0]}: a video needs --table table.json (the seats to follow)")
-    if args.max_hands < 1:
-        raise InputError(f"--max-hands must be at least 1, not {args.max_hands}")
     return run_images(args)

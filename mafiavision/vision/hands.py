@@ -15,7 +15,10 @@ cheap :class:`~mafiavision.vision.gate.SeatGate` sees nothing new in its crop.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -30,8 +33,11 @@ from mafiavision.vision.tracks import Detection, SeatTracks
 #: Landmark indices: wrist, and the knuckles (MCP) of index, middle, ring and little fingers.
 WRIST, MIDDLE_MCP = 0, 9
 PALM = (0, 5, 9, 13, 17)
-#: Extra border around a seat's polygon bounding box, as a fraction of its size.
-CROP_MARGIN = 0.0
+#: MediaPipe's palm-detection / hand-presence / tracking threshold (its default is 0.5).
+MIN_CONFIDENCE = 0.5
+#: Border added around each crop (edge pixels repeated), as a fraction of its size: the palm
+#: detector misses hands whose arm runs into the crop's edge; see docs/tracking.md.
+CROP_PAD = 0.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,41 +73,57 @@ class SeatCrop:
 
 
 def seat_crops(table: Table, width: int, height: int) -> dict[int, SeatCrop]:
-    """The crop box of every seat for frames of the given size (polygon bbox + margin)."""
-    crops = {}
-    for r in table.regions:
-        x0, y0, x1, y1 = r.pixel_box(width, height)
-        mx, my = CROP_MARGIN * (x1 - x0), CROP_MARGIN * (y1 - y0)
-        crops[r.seat] = SeatCrop(
-            r.seat,
-            max(0, int(x0 - mx)),
-            max(0, int(y0 - my)),
-            min(width, math.ceil(x1 + mx)),
-            min(height, math.ceil(y1 + my)),
-        )
-    return crops
+    """The crop box of every seat for frames of the given size (its polygon's bounding box)."""
+    return {r.seat: SeatCrop(r.seat, *r.pixel_box(width, height)) for r in table.regions}
+
+
+@contextmanager
+def native_logs_silenced() -> Iterator[None]:
+    """Silence what MediaPipe's C++ code writes to stderr (INFO lines about LiteRT, XNNPACK)
+    while a landmarker is created and first run; no environment variable turns those off."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
 
 
 class Landmarker:
     """One MediaPipe Tasks HandLandmarker in VIDEO mode, fed crops, answering in frame terms."""
 
-    def __init__(self, model: HandVariant = "lite", num_hands: int = 1) -> None:
+    def __init__(self, model: HandVariant = "lite", num_hands: int = 1,
+                 min_confidence: float = MIN_CONFIDENCE, pad: float = CROP_PAD) -> None:
         from mediapipe.tasks.python import BaseOptions, vision
 
         options = vision.HandLandmarkerOptions(
             base_options=BaseOptions(model_asset_path=str(hand_landmarker_path(model))),
             running_mode=vision.RunningMode.VIDEO,
             num_hands=num_hands,
+            min_hand_detection_confidence=min_confidence,
+            min_hand_presence_confidence=min_confidence,
+            min_tracking_confidence=min_confidence,
         )
-        self._landmarker = vision.HandLandmarker.create_from_options(options)
+        with native_logs_silenced():
+            self._landmarker = vision.HandLandmarker.create_from_options(options)
         self._num_hands = num_hands
+        self.pad = pad
         self._tracked = 0
         self._last_ms = -1
 
     def _call(self, image: Any, t: float) -> Any:
         ms = max(self._last_ms + 1, round(t * 1000))
+        if self._last_ms < 0:  # the first call logs its graph set-up
+            with native_logs_silenced():
+                result = self._landmarker.detect_for_video(image, ms)
+        else:
+            result = self._landmarker.detect_for_video(image, ms)
         self._last_ms = ms
-        return self._landmarker.detect_for_video(image, ms)
+        return result
 
     def detect(
         self, pixels: np.ndarray, crop: SeatCrop, frame_size: tuple[int, int], t: float
@@ -110,6 +132,12 @@ class Landmarker:
         import mediapipe as mp
 
         w, h = frame_size
+        ch, cw = pixels.shape[:2]
+        px0, py0 = round(self.pad * cw), round(self.pad * ch)
+        if px0 or py0:
+            import cv2
+
+            pixels = cv2.copyMakeBorder(pixels, py0, py0, px0, px0, cv2.BORDER_REPLICATE)
         image = mp.Image(image_format=mp.ImageFormat.SRGB, data=np.ascontiguousarray(pixels))
         result = self._call(image, t)
         if self._tracked == self._num_hands and len(result.hand_landmarks) < self._tracked:
@@ -117,13 +145,13 @@ class Landmarker:
             # runs on the next call: make that call now (1 ms later) instead of a frame later.
             result = self._call(image, t)
         self._tracked = len(result.hand_landmarks)
-        cw, ch = crop.x1 - crop.x0, crop.y1 - crop.y0
+        pw, ph = pixels.shape[1], pixels.shape[0]
         out = []
         for i, hand in enumerate(result.hand_landmarks):
             local = np.array([(p.x, p.y, p.z) for p in hand], dtype=np.float64)
-            px = local[:, 0] * cw + crop.x0
-            py = local[:, 1] * ch + crop.y0
-            landmarks = np.stack([px / w, py / h, local[:, 2] * cw / w], axis=1)
+            px = local[:, 0] * pw - px0 + crop.x0
+            py = local[:, 1] * ph - py0 + crop.y0
+            landmarks = np.stack([px / w, py / h, local[:, 2] * pw / w], axis=1)
             world = np.array(
                 [(p.x, p.y, p.z) for p in result.hand_world_landmarks[i]], dtype=np.float64
             )
@@ -221,6 +249,8 @@ class SeatTracker:
         init_delay: int = 1,
         hit_max: int = 4,
         gate: bool = True,
+        min_confidence: float = MIN_CONFIDENCE,
+        crop_pad: float = CROP_PAD,
     ) -> None:
         hand_landmarker_path(model)  # fail early on a missing or corrupt model
         self.table = table
@@ -230,6 +260,8 @@ class SeatTracker:
         self.init_delay = init_delay
         self.hit_max = hit_max
         self.use_gate = gate
+        self.min_confidence = min_confidence
+        self.crop_pad = crop_pad
         self.active: set[int] = set(table.seat_numbers())
         self._seats: dict[int, _Seat] = {}
         self._size: tuple[int, int] | None = None
@@ -277,7 +309,9 @@ class SeatTracker:
         for number in seats:
             seat = self._seats[number]
             if seat.landmarker is None:
-                seat.landmarker = Landmarker(self.model, self.hands_per_seat)
+                seat.landmarker = Landmarker(
+                    self.model, self.hands_per_seat, self.min_confidence, self.crop_pad
+                )
             c = seat.crop
             out[number] = seat.landmarker.detect(
                 frame.image[c.y0 : c.y1, c.x0 : c.x1], c, (w, h), frame.t

@@ -10,7 +10,9 @@ of quiet frames (frames inside a squeeze are not added); the noise is the robust
 MAD) of the index+middle sum over the same frames. A slow drift is followed by the baseline; a
 hand that changes pose for good is re-baselined after ``max_duration``.
 
-A squeeze starts when the summed rise of index + middle above their baselines reaches
+A squeeze starts when the index and the middle finger were extended over the baseline (the
+finger models of :mod:`fingers`, median over the window: a squeeze is the gun's) and the summed
+rise of index + middle above their baselines reaches
 ``on = max(min_depth, noise_k × noise)`` and ends when it falls back below ``release_frac`` of
 its peak. It becomes a :class:`ShotEvent` only if
 
@@ -22,7 +24,8 @@ its peak. It becomes a :class:`ShotEvent` only if
 * ring + pinky rose less than ``max_other`` × the index+middle rise (the whole hand closing is
   not the gun's squeeze);
 * the hand was seen throughout: a gap longer than ``max_gap`` aborts it and restarts the
-  baseline (a hand leaving view).
+  baseline (a hand leaving view). A ``held`` observation (the tracker repeating the last
+  landmarks) counts as not seen.
 
 Depth is the peak rise (degrees of summed index+middle bend above baseline), so it is small when
 the camera sees the back of the hand; the threshold adapts to each hand's own noise. Confidence
@@ -38,7 +41,7 @@ from typing import Protocol
 
 import numpy as np
 
-from mafiavision.vision.fingers import curl
+from mafiavision.vision.fingers import curl, finger_probabilities
 
 
 class HasWorld(Protocol):
@@ -61,12 +64,18 @@ class ShotEvent:
 
 @dataclass(frozen=True)
 class ShotConfig:
-    """Parameters of :class:`ShotDetector` (design values: see the module docstring)."""
+    """Parameters of :class:`ShotDetector` (design values: see the module docstring).
+
+    ``min_depth`` 20°: the real full-model landmarks of perturbed real photos jitter the
+    index+middle curl by a median 8° per frame (``scripts/eval_shots.py --jitter``); the 0.15 s
+    mean over ~4 frames leaves ~4°, and 4.5 × 4° ≈ 20°. Lower values found more of the
+    back-of-hand squeezes but let jitter through.
+    """
 
     smooth: float = 0.15
     baseline_window: float = 1.5
     min_baseline: float = 0.4
-    min_depth: float = 12.0
+    min_depth: float = 20.0
     noise_k: float = 4.5
     release_frac: float = 0.4
     min_duration: float = 0.12
@@ -74,6 +83,7 @@ class ShotConfig:
     balance: float = 0.3
     min_each: float = 3.0
     each_k: float = 2.5
+    require_extended: bool = True
     max_other: float = 0.7
     max_gap: float = 0.25
 
@@ -100,12 +110,14 @@ class ShotDetector:
     def reset(self) -> None:
         """Forget the baseline and any squeeze in progress (e.g. a new night phase)."""
         self._raw: deque[tuple[float, np.ndarray]] = deque()
+        self._worlds: deque[tuple[float, np.ndarray]] = deque()  # landmarks of the baseline
         self._quiet: deque[tuple[float, np.ndarray]] = deque()
         self._squeeze: _Squeeze | None = None
         self._last_seen: float | None = None
 
     def _restart(self) -> None:
         self._raw.clear()
+        self._worlds.clear()
         self._quiet.clear()
         self._squeeze = None
 
@@ -120,15 +132,26 @@ class ShotDetector:
         each = max(cfg.min_each, cfg.each_k * float(spread[:2].max()))
         return baseline, max(cfg.min_depth, cfg.noise_k * noise), each
 
+    def _held_extended(self) -> bool:
+        """Whether index and middle were extended before the squeeze (median p over up to 8
+        baseline frames): a squeeze of a hand that was not showing them is not the gun's."""
+        if not self.config.require_extended:
+            return True
+        worlds = [w for _, w in self._worlds]
+        picks = np.stack(worlds[:: max(1, len(worlds) // 8)])
+        p = np.median(finger_probabilities(picks), axis=0)
+        return bool(p[1] > 0.5 and p[2] > 0.5)
+
     def update(self, obs: HasWorld | None, t: float) -> list[ShotEvent]:
         """Feed the seat's hand at time ``t`` (None: no hand seen); returns the shots completed."""
         cfg = self.config
         if self._last_seen is not None and t - self._last_seen > cfg.max_gap:
             self._restart()  # the hand was away too long: abort, build a new baseline
-        if obs is None:
-            return []
+        if obs is None or getattr(obs, "held", False):
+            return []  # no fresh landmarks (a held observation repeats the last ones)
         self._last_seen = t
         self._raw.append((t, curl(obs.world)[1:]))  # index, middle, ring, pinky
+        self._worlds.append((t, obs.world))
         while self._raw[0][0] <= t - cfg.smooth:
             self._raw.popleft()
         value = np.mean([v for _, v in self._raw], axis=0)
@@ -136,12 +159,14 @@ class ShotDetector:
         if squeeze is None:
             while self._quiet and self._quiet[0][0] < t - cfg.baseline_window:
                 self._quiet.popleft()
+            while self._worlds and self._worlds[0][0] < t - cfg.baseline_window:
+                self._worlds.popleft()
             if not self._quiet or self._quiet[-1][0] - self._quiet[0][0] < cfg.min_baseline:
                 self._quiet.append((t, value))
                 return []
             baseline, on, each = self._baseline()
             rise = value - baseline
-            if rise[0] + rise[1] >= on:
+            if rise[0] + rise[1] >= on and self._held_extended():
                 self._squeeze = _Squeeze(t, baseline, on, each, t, float(rise[0] + rise[1]), rise)
             else:
                 self._quiet.append((t, value))

@@ -14,13 +14,14 @@ consecutive failures end the stream with :class:`SourceLostError`.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -123,33 +124,51 @@ class VideoFileSource(FrameSource):
         rate = self._stream.average_rate or self._stream.guessed_rate
         self.fps: float | None = float(rate) if rate else None
 
-    def __iter__(self) -> Iterator[Frame]:
+    def _decoded(self) -> Iterator[Any]:
+        """PyAV frames. On a read or decode error ``self.error`` is set and the frames still in
+        the decoder are recovered: frame threading loses them, so the file is decoded again
+        without it, past the frames already given."""
         import av
 
+        given = 0
+        for vf in _demux_decode(self._container, self._stream, self):
+            given += 1
+            yield vf
+        if self.error is None:
+            return
+        self._container.close()
+        self._container = av.open(str(self.path))
+        self._stream = self._container.streams.video[0]
+        self._stream.thread_type = "SLICE"
+        for k, vf in enumerate(_demux_decode(self._container, self._stream, self)):
+            if k >= given:
+                yield vf
+
+    def __iter__(self) -> Iterator[Frame]:
         index = 0
         last_t = 0.0
         time_base = self._stream.time_base
         start = self._stream.start_time or 0
         size: tuple[int, int] | None = None
-        try:
-            for vf in self._container.decode(self._stream):
-                if vf.pts is None:
-                    t = last_t + 1 / (self.fps or 30) if index else 0.0
-                else:
-                    t = float((vf.pts - start) * time_base)
-                if size is None:
-                    size = _scaled_size(vf.width, vf.height, self.max_width)
-                image = vf.to_ndarray(format="rgb24", width=size[0], height=size[1])
-                if vf.rotation:
-                    image = np.ascontiguousarray(np.rot90(image, k=round(vf.rotation / 90) % 4))
-                yield Frame(t=t, index=index, image=image)
-                last_t = t
-                index += 1
-        except av.error.FFmpegError as exc:
+        self.error: str | None = None
+        for vf in self._decoded():
+            if vf.pts is None:
+                t = last_t + 1 / (self.fps or 30) if index else 0.0
+            else:
+                t = float((vf.pts - start) * time_base)
+            if size is None:
+                size = _scaled_size(vf.width, vf.height, self.max_width)
+            image = vf.to_ndarray(format="rgb24", width=size[0], height=size[1])
+            if vf.rotation:
+                image = np.ascontiguousarray(np.rot90(image, k=round(vf.rotation / 90) % 4))
+            yield Frame(t=t, index=index, image=image)
+            last_t = t
+            index += 1
+        if self.error is not None:
             raise TruncatedInputError(
                 f"{self.path}: decoding stopped at {self._where(last_t, index)}: "
-                f"{_av_reason(exc)} (the file is damaged or truncated)"
-            ) from None
+                f"{self.error} (the file is damaged or truncated)"
+            )
         if index == 0:
             raise TruncatedInputError(f"{self.path}: no frame could be decoded (damaged file?)")
         frame_step = 1 / self.fps if self.fps else 0.1
@@ -167,6 +186,28 @@ class VideoFileSource(FrameSource):
 
     def close(self) -> None:
         self._container.close()
+
+
+def _demux_decode(container: Any, stream: Any, owner: Any) -> Iterator[Any]:
+    """Decode ``stream``, skipping packets that fail to decode; a read or decode error is stored
+    in ``owner.error`` (the first one kept)."""
+    import av
+
+    packets = container.demux(stream)
+    while True:
+        try:
+            packet = next(packets)
+        except StopIteration:
+            return
+        except av.error.FFmpegError as exc:  # the container breaks off
+            owner.error = owner.error or _av_reason(exc)
+            with contextlib.suppress(av.error.FFmpegError):
+                yield from stream.codec_context.decode(None)
+            return
+        try:
+            yield from packet.decode()  # the final empty packet flushes the decoder
+        except av.error.FFmpegError as exc:  # a cut or damaged packet: skip it
+            owner.error = owner.error or _av_reason(exc)
 
 
 def _av_reason(exc: Exception) -> str:

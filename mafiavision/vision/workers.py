@@ -19,7 +19,8 @@ from mafiavision.vision.sources import Frame
 from mafiavision.vision.tracks import Detection
 
 
-def _serve(conn: Connection, model: str, hands_per_seat: int) -> None:
+def _serve(conn: Connection, model: str, hands_per_seat: int, min_confidence: float,
+           crop_pad: float) -> None:
     landmarkers: dict[int, Landmarker] = {}
     try:
         while True:
@@ -29,7 +30,9 @@ def _serve(conn: Connection, model: str, hands_per_seat: int) -> None:
             out = {}
             for seat, pixels, crop, size, t in jobs:
                 if seat not in landmarkers:
-                    landmarkers[seat] = Landmarker(model, hands_per_seat)  # type: ignore[arg-type]
+                    landmarkers[seat] = Landmarker(
+                        model, hands_per_seat, min_confidence, crop_pad  # type: ignore[arg-type]
+                    )
                 out[seat] = landmarkers[seat].detect(pixels, crop, size, t)
             conn.send(out)
     finally:
@@ -46,7 +49,9 @@ class ParallelSeatTracker(SeatTracker):
         ctx = mp.get_context("spawn")
         self._conn, child = ctx.Pipe()
         self._proc = ctx.Process(
-            target=_serve, args=(child, self.model, self.hands_per_seat), daemon=True
+            target=_serve,
+            args=(child, self.model, self.hands_per_seat, self.min_confidence, self.crop_pad),
+            daemon=True,
         )
         self._proc.start()
         child.close()

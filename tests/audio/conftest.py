@@ -17,8 +17,9 @@ from mafiavision.audio.sources import SAMPLE_RATE
 CODECS = {".wav": "pcm_s16le", ".flac": "flac", ".mp3": "libmp3lame"}
 
 
-def write_audio(path: Path, samples: np.ndarray, rate: int = SAMPLE_RATE,
-                channels: int = 1) -> Path:
+def write_audio(
+    path: Path, samples: np.ndarray, rate: int = SAMPLE_RATE, channels: int = 1
+) -> Path:
     """Encode float samples in [-1, 1] to ``path`` (codec chosen by the suffix; Ogg Vorbis
     through sox, as FFmpeg's own vorbis encoder is experimental)."""
     if path.suffix == ".ogg":
@@ -70,8 +71,9 @@ class Recording:
     offsets: list[float]
 
 
-def _count(seats: list[int], voice: str, wpm: int, interval: float, preamble: bool
-           ) -> tuple[np.ndarray, list[float], list[float]]:
+def _count(
+    seats: list[int], voice: str, wpm: int, interval: float, preamble: bool
+) -> tuple[np.ndarray, list[float], list[float]]:
     count = speak_count(seats, voice, wpm, interval)
     if not preamble:
         return count.samples, count.onsets, count.offsets

@@ -36,21 +36,44 @@ W = words(ONSETS)
 CASES = {
     "clean": (W, ONSETS, 0.01),
     "merged 3+4": ([*W[:2], Segment(3.85, 5.05, 0.9, 1.0), *W[4:]], ONSETS, 0.12),
-    "split 2": ([*W[:1], Segment(2.9, 3.0, 0.9, 1.0), Segment(3.1, 3.3, 0.9, 1.0), *W[2:]],
-                ONSETS, 0.01),
+    "split 2": (
+        [*W[:1], Segment(2.9, 3.0, 0.9, 1.0), Segment(3.1, 3.3, 0.9, 1.0), *W[2:]],
+        ONSETS,
+        0.01,
+    ),
     "missed 5": (without(W, 4), ONSETS, 0.12),
     "missed last": (W[:-1], ONSETS, 0.15),
-    "knock between 2 and 3": (sorted([*W, Segment(3.4, 3.48, 0.7, 0.8)], key=lambda s: s.start),
-                              ONSETS, 0.01),
-    "knocks before and after": ([Segment(0.5, 0.58, 0.6, 0.7), *W, Segment(7.3, 7.37, 0.6, 0.7)],
-                                ONSETS, 0.01),
+    "knock between 2 and 3": (
+        sorted([*W, Segment(3.4, 3.48, 0.7, 0.8)], key=lambda s: s.start),
+        ONSETS,
+        0.01,
+    ),
+    "knocks before and after": (
+        [Segment(0.5, 0.58, 0.6, 0.7), *W, Segment(7.3, 7.37, 0.6, 0.7)],
+        ONSETS,
+        0.01,
+    ),
     "preamble": ([Segment(0.3, 1.5, 0.97, 1.0), *W], ONSETS, 0.01),
-    "preamble in pieces": ([Segment(0.3, 0.7, 0.97, 1.0), Segment(0.8, 1.2, 0.97, 1.0),
-                            Segment(1.3, 1.5, 0.9, 1.0), *W], ONSETS, 0.01),
-    "preamble and a merged first pair": ([Segment(0.3, 1.5, 0.97, 1.0),
-                                          Segment(2.0, 3.25, 0.9, 1.0), *W[2:]], ONSETS, 0.12),
-    "faint noise in a gap": (sorted([*W, Segment(5.1, 5.3, 0.55, 0.6)], key=lambda s: s.start),
-                             ONSETS, 0.01),
+    "preamble in pieces": (
+        [
+            Segment(0.3, 0.7, 0.97, 1.0),
+            Segment(0.8, 1.2, 0.97, 1.0),
+            Segment(1.3, 1.5, 0.9, 1.0),
+            *W,
+        ],
+        ONSETS,
+        0.01,
+    ),
+    "preamble and a merged first pair": (
+        [Segment(0.3, 1.5, 0.97, 1.0), Segment(2.0, 3.25, 0.9, 1.0), *W[2:]],
+        ONSETS,
+        0.12,
+    ),
+    "faint noise in a gap": (
+        sorted([*W, Segment(5.1, 5.3, 0.55, 0.6)], key=lambda s: s.start),
+        ONSETS,
+        0.01,
+    ),
 }
 
 
@@ -63,14 +86,18 @@ def test_aligner_on_segment_lists(name: str) -> None:
     assert all(0.0 <= c <= 1.0 for c in al.confidences)
 
 
-@pytest.mark.parametrize(("segs", "n", "said"), [
-    (W[:3], 6, 3),                              # three numbers said so far
-    ([Segment(0.3, 1.6, 0.97, 1.0)], 6, 0),     # only the preamble so far
-    ([Segment(0.3, 1.6, 0.97, 1.0), *W[:1]], 6, 1),
-    (W, 6, 6),
-])
-def test_open_end_alignment_counts_the_words_said_so_far(segs: list[Segment], n: int,
-                                                          said: int) -> None:
+@pytest.mark.parametrize(
+    ("segs", "n", "said"),
+    [
+        (W[:3], 6, 3),  # three numbers said so far
+        ([Segment(0.3, 1.6, 0.97, 1.0)], 6, 0),  # only the preamble so far
+        ([Segment(0.3, 1.6, 0.97, 1.0), *W[:1]], 6, 1),
+        (W, 6, 6),
+    ],
+)
+def test_open_end_alignment_counts_the_words_said_so_far(
+    segs: list[Segment], n: int, said: int
+) -> None:
     al = align(segs, n, open_end=True)
     assert len(al.onsets) == said
     assert al.onsets == pytest.approx(ONSETS[:said], abs=0.01)
@@ -82,10 +109,13 @@ def test_interpolated_words_have_low_confidence() -> None:
     assert al.confidences[3] < min(al.confidences[:3])
 
 
-@pytest.mark.parametrize(("segs", "n", "error"), [
-    ([], 5, NoSpeechError),
-    (W, 0, InputError),
-])
+@pytest.mark.parametrize(
+    ("segs", "n", "error"),
+    [
+        ([], 5, NoSpeechError),
+        (W, 0, InputError),
+    ],
+)
 def test_aligner_errors(segs: list[Segment], n: int, error: type) -> None:
     with pytest.raises(error):
         align(segs, n)
@@ -102,22 +132,31 @@ def test_windows_follow_the_onsets_with_lead() -> None:
     assert last.end - last.start == pytest.approx(al.interval)
 
 
-CALLOUT = Callout([NumberWindow(1, 1.0, 2.0, 1.0, 0.9), NumberWindow(3, 2.0, 3.0, 2.0, 0.9),
-                   NumberWindow(4, 3.0, 3.8, 3.0, 0.9)], between_gap=0.15)
+CALLOUT = Callout(
+    [
+        NumberWindow(1, 1.0, 2.0, 1.0, 0.9),
+        NumberWindow(3, 2.0, 3.0, 2.0, 0.9),
+        NumberWindow(4, 3.0, 3.8, 3.0, 0.9),
+    ],
+    between_gap=0.15,
+)
 
 
-@pytest.mark.parametrize(("t", "expected"), [
-    (0.5, (None, False)),
-    (1.0, (1, False)),
-    (1.5, (1, False)),
-    (1.9, (1, True)),
-    (2.0, (3, True)),
-    (2.1, (3, True)),
-    (2.2, (3, False)),
-    (2.9, (3, True)),
-    (3.7, (4, False)),   # the last window's end is not a boundary between two numbers
-    (3.9, (None, False)),
-])
+@pytest.mark.parametrize(
+    ("t", "expected"),
+    [
+        (0.5, (None, False)),
+        (1.0, (1, False)),
+        (1.5, (1, False)),
+        (1.9, (1, True)),
+        (2.0, (3, True)),
+        (2.1, (3, True)),
+        (2.2, (3, False)),
+        (2.9, (3, True)),
+        (3.7, (4, False)),  # the last window's end is not a boundary between two numbers
+        (3.9, (None, False)),
+    ],
+)
 def test_locate_and_between_numbers(t: float, expected: tuple[int | None, bool]) -> None:
     assert CALLOUT.locate(t) == expected
 
@@ -155,13 +194,15 @@ def test_live_path_fed_from_a_file(ru_count: Recording) -> None:
     assert list(known_at) == ru_count.seats
     onsets = np.array([w.onset for w in live.emitted])
     assert np.abs(onsets - ru_count.onsets).max() < 0.2
-    # known from the audio itself shortly after each word ends (audio time, not wall time)
+    # known from the audio itself shortly after each word ends (audio time, not wall time);
+    # the first number waits for split_gap of silence so that the preamble is not taken for it
     delays = np.array([known_at[s] for s in ru_count.seats]) - ru_count.offsets
-    assert delays.max() < 0.25, delays
+    assert delays[0] < 0.45 and delays[1:].max() < 0.25, delays
     final = live.finish()
     offline, _ = callout_from_audio(load_audio(ru_count.path), ru_count.seats, SileroVAD())
     assert [w.onset for w in final.windows] == pytest.approx(
-        [w.onset for w in offline.windows], abs=1e-6)
+        [w.onset for w in offline.windows], abs=1e-6
+    )
     fixed = live.callout.windows
     assert all(a.end == b.start for a, b in itertools.pairwise(fixed))
 

@@ -23,12 +23,19 @@ from .conftest import resample, write_audio
 TONE = (0.3 * np.sin(2 * np.pi * 440 * np.arange(SAMPLE_RATE) / SAMPLE_RATE)).astype(np.float32)
 
 
-@pytest.mark.parametrize(("suffix", "rate", "channels"), [
-    (".wav", 16000, 1), (".wav", 44100, 2), (".flac", 48000, 1), (".mp3", 44100, 2),
-    (".ogg", 22050, 1),
-])
-def test_sound_files_decode_to_16k_mono(tmp_path: Path, suffix: str, rate: int,
-                                        channels: int) -> None:
+@pytest.mark.parametrize(
+    ("suffix", "rate", "channels"),
+    [
+        (".wav", 16000, 1),
+        (".wav", 44100, 2),
+        (".flac", 48000, 1),
+        (".mp3", 44100, 2),
+        (".ogg", 22050, 1),
+    ],
+)
+def test_sound_files_decode_to_16k_mono(
+    tmp_path: Path, suffix: str, rate: int, channels: int
+) -> None:
     path = write_audio(tmp_path / f"tone{suffix}", resample(TONE, rate), rate, channels)
     clip = load_audio(path)
     assert clip.samples.dtype == np.float32 and clip.samples.ndim == 1
@@ -56,8 +63,9 @@ def _video_with_audio(path: Path, audio: np.ndarray | None, audio_start: float) 
         if a is not None and audio is not None:
             start = int(audio_start * SAMPLE_RATE)
             for i in range(0, len(audio), 1024):
-                f = av.AudioFrame.from_ndarray(audio[None, i : i + 1024], format="fltp",
-                                               layout="mono")
+                f = av.AudioFrame.from_ndarray(
+                    audio[None, i : i + 1024], format="fltp", layout="mono"
+                )
                 f.sample_rate, f.pts = SAMPLE_RATE, start + i
                 for p in a.encode(f):
                     out.mux(p)
@@ -84,7 +92,7 @@ def test_stream_file_gives_contiguous_fixed_chunks(tmp_path: Path) -> None:
     chunks = list(stream_file(path))
     assert all(len(c.samples) == CHUNK for c in chunks)
     assert np.allclose(np.diff([c.t for c in chunks]), CHUNK / SAMPLE_RATE)
-    joined = np.concatenate([c.samples for c in chunks])[: SAMPLE_RATE]
+    joined = np.concatenate([c.samples for c in chunks])[:SAMPLE_RATE]
     assert np.allclose(joined, load_audio(path).samples, atol=1e-6)
 
 
@@ -119,19 +127,28 @@ def _text(tmp: Path) -> Path:
     return p
 
 
-@pytest.mark.parametrize(("make", "kwargs", "error", "words"), [
-    (lambda t: t / "missing.wav", {}, MissingInputError, "not found"),
-    (lambda t: t, {}, AudioInputError, "directory"),
-    (_corrupt, {}, AudioInputError, "cannot be read"),
-    (_text, {}, AudioInputError, "cannot be read"),
-    (_no_audio, {}, AudioInputError, "no audio track"),
-    (_low_rate, {}, AudioInputError, "too low"),
-    (lambda t: write_audio(t / "a.wav", TONE), {"start": 5.0}, AudioInputError, "no audio samples"),
-    (lambda t: write_audio(t / "b.wav", TONE), {"start": 0.5, "end": 0.2}, InputError, "--end"),
-    (lambda t: write_audio(t / "c.wav", TONE), {"start": -1.0}, InputError, "--start"),
-])
-def test_bad_inputs_give_one_line_user_errors(tmp_path: Path, make, kwargs, error,
-                                              words: str) -> None:
+@pytest.mark.parametrize(
+    ("make", "kwargs", "error", "words"),
+    [
+        (lambda t: t / "missing.wav", {}, MissingInputError, "not found"),
+        (lambda t: t, {}, AudioInputError, "directory"),
+        (_corrupt, {}, AudioInputError, "cannot be read"),
+        (_text, {}, AudioInputError, "cannot be read"),
+        (_no_audio, {}, AudioInputError, "no audio track"),
+        (_low_rate, {}, AudioInputError, "too low"),
+        (
+            lambda t: write_audio(t / "a.wav", TONE),
+            {"start": 5.0},
+            AudioInputError,
+            "no audio samples",
+        ),
+        (lambda t: write_audio(t / "b.wav", TONE), {"start": 0.5, "end": 0.2}, InputError, "--end"),
+        (lambda t: write_audio(t / "c.wav", TONE), {"start": -1.0}, InputError, "--start"),
+    ],
+)
+def test_bad_inputs_give_one_line_user_errors(
+    tmp_path: Path, make, kwargs, error, words: str
+) -> None:
     path = make(tmp_path)
     with pytest.raises(error) as exc:
         load_audio(path, **kwargs)

@@ -28,8 +28,9 @@ C = CHUNK_SECONDS
 
 
 @pytest.mark.parametrize("detector", [SileroVAD, EnergyVAD])
-def test_each_spoken_number_is_one_segment_near_its_onset(en_living: Recording,
-                                                          detector: type) -> None:
+def test_each_spoken_number_is_one_segment_near_its_onset(
+    en_living: Recording, detector: type
+) -> None:
     segs = detect_segments(chunks_of(load_audio(en_living.path)), detector())
     assert len(segs) == len(en_living.onsets)
     for seg, onset, offset in zip(segs, en_living.onsets, en_living.offsets, strict=True):
@@ -55,8 +56,9 @@ def test_silero_state_resets_between_streams(en_living: Recording) -> None:
     assert max(first) > 0.9 and min(first) < 0.1
 
 
-def test_model_is_checked_and_auto_falls_back_to_energy(tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_model_is_checked_and_auto_falls_back_to_energy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert silero_model_path().name == "silero_vad.onnx"
     with pytest.raises(MissingInputError, match="extract_silero"):
         silero_model_path(tmp_path)
@@ -77,19 +79,22 @@ def _run(scores: list[float], seg: Segmenter | None = None) -> list[tuple[float,
     return [(round(o.start / C), round(o.end / C)) for o in out if o is not None]
 
 
-@pytest.mark.parametrize(("scores", "expected"), [
-    ([0, 0, 0], []),
-    ([0, 1, 1, 1, 0, 0, 0, 0], [(1, 4)]),
-    # a dip to 0.4 stays inside the segment (hysteresis: off only below 0.35)
-    ([0, 1, 1, 0.4, 1, 1, 0, 0, 0, 0], [(1, 6)]),
-    # two chunks of silence (64 ms < 96 ms) bridge; four split
-    ([1, 1, 0, 0, 1, 1, 0, 0, 0, 0], [(0, 6)]),
-    ([1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0], [(0, 2), (6, 8)]),
-    # a single chunk (32 ms) is shorter than min_speech
-    ([0, 1, 0, 0, 0, 0], []),
-    # speech running to the end is closed by flush
-    ([0, 0, 1, 1, 1], [(2, 5)]),
-])
+@pytest.mark.parametrize(
+    ("scores", "expected"),
+    [
+        ([0, 0, 0], []),
+        ([0, 1, 1, 1, 0, 0, 0, 0], [(1, 4)]),
+        # a dip to 0.4 stays inside the segment (hysteresis: off only below 0.35)
+        ([0, 1, 1, 0.4, 1, 1, 0, 0, 0, 0], [(1, 6)]),
+        # two chunks of silence (64 ms < 96 ms) bridge; four split
+        ([1, 1, 0, 0, 1, 1, 0, 0, 0, 0], [(0, 6)]),
+        ([1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0], [(0, 2), (6, 8)]),
+        # a single chunk (32 ms) is shorter than min_speech
+        ([0, 1, 0, 0, 0, 0], []),
+        # speech running to the end is closed by flush
+        ([0, 0, 1, 1, 1], [(2, 5)]),
+    ],
+)
 def test_segmenter_hysteresis(scores: list[float], expected: list[tuple[int, int]]) -> None:
     assert _run(scores) == expected
 

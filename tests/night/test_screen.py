@@ -15,10 +15,6 @@ from mafiavision.night.session import LiveSession
 from mafiavision.ui.server import Server
 from tests.night.helpers import Number, Shot, feed, new_session, to_night_one
 
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
 pytestmark = pytest.mark.slow
 
 
@@ -26,18 +22,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"{CHROMIUM} not installed (Debian package chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield b
-        b.close()
 
 
 def serve(session: LiveSession, host: str) -> Server:

@@ -24,10 +24,11 @@ DEALS: dict[str, list[str]] = {
 BANDIT = {"kharkiv": "mafia", "romanian": "black", "ukrainian": "black"}
 
 
-def rules(name: str, **overrides: Any) -> RuleSet:
+def rules(base: str, /, **overrides: Any) -> RuleSet:
+    """A built-in rule set, or a club variant of it with ``overrides``."""
     if not overrides:
-        return load_rules(name)
-    return rules_from_mapping({"base": name, **overrides}, "test")
+        return load_rules(base)
+    return rules_from_mapping({"base": base, **overrides}, "test")
 
 
 def play(name: str, **overrides: Any) -> Script:
@@ -41,11 +42,17 @@ def alive(script: Script) -> tuple[int, ...]:
     return script.game.state.alive()
 
 
+def to_discussion(script: Script) -> None:
+    """Quietly on to the next discussion round (Kharkiv: past the greeting day)."""
+    game = script.game
+    script.until(lambda s: s.action == "speech" and game.state.round == RoundKind.DISCUSSION)
+
+
 def vote_out(script: Script, seat: int) -> None:
     """The next discussion day: ``seat`` and one other player are nominated; everybody but
     ``seat`` votes for ``seat``, who leaves."""
     game = script.game
-    script.until(lambda s: s.action == "speech" and game.state.round == RoundKind.DISCUSSION)
+    to_discussion(script)
     first, second = game.state.speakers[:2]
     other = next(s for s in game.state.alive() if s != seat)
     script.nominate(first, seat)

@@ -80,3 +80,35 @@ def test_bundled_samples_are_what_the_generator_writes(tmp_path: Path) -> None:
     assert written == sorted(p.name for p in SAMPLES.glob("*.jsonl"))
     for name in written:
         assert (tmp_path / name).read_bytes() == (SAMPLES / name).read_bytes(), name
+
+
+def test_replay_json_of_a_game_in_progress(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mafiavision.rules.record import start_game
+    from mafiavision.rules.script import Script
+    from tests.rules.helpers import DEALS, rules
+
+    path = tmp_path / "club.jsonl"
+    club = rules("kharkiv", name="club", miss_limit=None)
+    play = Script(start_game(path, club))
+    play.deal(DEALS["kharkiv"])
+    play.hunt("mafia", None)
+    assert main(["replay", str(path), "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert (info["rules"], info["winner"], info["termination"]) == ("club", None, None)
+    assert (info["phase"], info["night"], info["misses"]) == ("night", 1, {"mafia": 1})
+    assert info["alive"] == list(range(1, 11))
+
+
+def test_rules_imports_no_vision_audio_or_web() -> None:
+    code = (
+        "import sys, mafiavision.rules, mafiavision.rules.cli, mafiavision.rules.record;"
+        "bad = [m for m in sys.modules if m.split('.')[0] in "
+        "('cv2', 'mediapipe', 'numpy', 'av', 'fastapi', 'uvicorn', 'onnxruntime', 'sounddevice')"
+        " or m.startswith(('mafiavision.vision', 'mafiavision.audio', 'mafiavision.ui',"
+        " 'mafiavision.night', 'mafiavision.analysis'))];"
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -62,11 +62,19 @@ OPTION_VARIANTS: dict[str, list[Any]] = {
 @st.composite
 def rule_sets(draw: st.DrawFn) -> RuleSet:
     name = draw(st.sampled_from(BUILTIN_NAMES))
-    overrides = {
+    overrides: dict[str, Any] = {
         option: draw(st.sampled_from(values))
         for option, values in OPTION_VARIANTS.items()
         if draw(st.booleans())
     }
+    if draw(st.booleans()):  # a club table of another size: 7-12 players
+        teams = [t.model_dump(mode="json") for t in rules(name).teams]
+        players = draw(st.integers(7, 12))
+        bandit_sizes = [draw(st.integers(1, 3)) for t in teams if t["bandit"]]
+        for team, size in zip([t for t in teams if t["bandit"]], bandit_sizes, strict=True):
+            team["size"] = size
+        teams[0]["size"] = players - sum(bandit_sizes)
+        overrides.update(players=players, teams=teams)
     return rules(name, **overrides)
 
 

@@ -107,6 +107,15 @@ def test_create_refuses_an_existing_file_and_append_continues(tmp_path: Path) ->
     assert replay(path).state == game.state
 
 
+def test_append_refuses_a_cut_off_last_line(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    recorded(path, "romanian")
+    with path.open("a") as handle:
+        handle.write('{"type": "action", "ti')
+    with pytest.raises(RecordError, match="last line is incomplete"):
+        RecordWriter.append_to(path)
+
+
 def _record_with(tmp_path: Path, lines: list[str]) -> Path:
     path = tmp_path / "game.jsonl"
     recorded(path, "romanian")

@@ -106,6 +106,16 @@ def test_club_variant_from_complete_json(tmp_path: Path) -> None:
         ("base: kharkiv\nmiss_limit: {misses: 0, winner: town}\n", "miss_limit.misses"),
         ("base: kharkiv\nmiss_limit: {misses: 3, winner: nobody}\n", "unknown team 'nobody'"),
         ("base: kharkiv\ncolour: red\n", "colour: Extra inputs are not permitted"),
+        ("base: kharkiv\ncitations: {colour: x}\n", "citations name unknown options"),
+        (
+            "base: romanian\nnight_zero: [{kind: leader, team: red, orders: 2}]\n",
+            "only a 'meet' step shows orders",
+        ),
+        ("base: romanian\nnight_zero: [{kind: meet, team: red}]\n", "red does not hunt"),
+        (
+            "base: romanian\nwins: [{team: red, when: equal_groups, teams: [black]}]\n",
+            "counts are given exactly for 'equal_groups'",
+        ),
         ("base: chess\n", "base: expected one of kharkiv"),
         ("base: triad\ndisqualification: loses\n", "'loses' needs exactly two teams"),
         ("[1, 2]\n", "expected a mapping"),

@@ -54,15 +54,17 @@ def test_clip_matches_truth(truth_path: Path) -> None:
     assert 640 <= v.width <= 1280 and 360 <= v.height <= 720 and 15 <= v.fps <= 30
     # audio: as long as the video, and louder inside the spoken words than between them
     assert len(audio) / rate == pytest.approx(v.duration, abs=0.15)
-    inside = np.concatenate([audio[int(w.onset * rate):int(w.offset * rate)]
-                             for w in truth.words])
+    inside = np.concatenate(
+        [audio[int(w.onset * rate) : int(w.offset * rate)] for w in truth.words]
+    )
     mask = np.ones(len(audio), bool)
     for w in truth.words:
-        mask[max(int(w.onset * rate) - rate // 20, 0):int(w.offset * rate) + rate // 20] = False
+        mask[max(int(w.onset * rate) - rate // 20, 0) : int(w.offset * rate) + rate // 20] = False
     assert np.sqrt(np.mean(inside**2)) > 5 * np.sqrt(np.mean(audio[mask] ** 2))
     # the table fits the video and every raised hand's seat has a region
     table = TableTruth.model_validate_json(
-        (CLIPS / f"{truth.name}.table.json").read_text(encoding="utf-8"))
+        (CLIPS / f"{truth.name}.table.json").read_text(encoding="utf-8")
+    )
     assert table == truth.table
     assert table.image_size == (v.width, v.height)
     assert sorted(r.seat for r in table.regions) == list(range(1, truth.seats + 1))

@@ -1,6 +1,5 @@
 """Determinism of the renderer on a tiny frame: the same seed gives the same pixels."""
 
-
 import numpy as np
 import pytest
 
@@ -10,8 +9,14 @@ from mafiavision.samples.sprites import SpriteBank
 from mafiavision.samples.timeline import appearance, build
 
 SCRIPT = {
-    "name": "tiny", "description": "d", "seed": 5, "rules": "kharkiv", "night": 1, "seats": 10,
-    "roles": {"mafia": [2], "don": [5]}, "voice": {"language": "en", "pace": 0.6},
+    "name": "tiny",
+    "description": "d",
+    "seed": 5,
+    "rules": "kharkiv",
+    "night": 1,
+    "seats": 10,
+    "roles": {"mafia": [2], "don": [5]},
+    "voice": {"language": "en", "pace": 0.6},
     "video": {"width": 640, "height": 360, "noise": 2.0},
     "phases": [{"kind": "hunt", "at": 0.0, "numbers": 3, "shots": {2: [{"at": 2}]}}],
 }

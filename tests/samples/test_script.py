@@ -8,7 +8,12 @@ from mafiavision.samples.script import NightScript, load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = {
-    "name": "t", "description": "d", "seed": 1, "rules": "kharkiv", "night": 1, "seats": 10,
+    "name": "t",
+    "description": "d",
+    "seed": 1,
+    "rules": "kharkiv",
+    "night": 1,
+    "seats": 10,
     "roles": {"mafia": [3, 7], "don": [5], "sheriff": [9]},
     "voice": {"language": "ru"},
     "phases": [{"kind": "hunt", "at": 0.5, "shots": {3: [{"at": 6}]}}],
@@ -39,8 +44,7 @@ def _with(path: str, value: object) -> dict:
         ("phases.0.group", "clan", "no seat has a role of that group"),
     ],
 )
-def test_bad_scripts_name_the_field(tmp_path: Path, path: str, value: object,
-                                    message: str) -> None:
+def test_bad_scripts_name_the_field(tmp_path: Path, path: str, value: object, message: str) -> None:
     f = tmp_path / "bad.yaml"
     f.write_text(yaml.safe_dump(_with(path, value)), encoding="utf-8")
     with pytest.raises(InputError) as exc:
@@ -58,8 +62,9 @@ def test_missing_and_malformed_files(tmp_path: Path) -> None:
         load_script(bad)
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "sample_videos" / "scripts").glob("*.yaml")),
-                         ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "sample_videos" / "scripts").glob("*.yaml")), ids=lambda p: p.stem
+)
 def test_committed_scripts_load(path: Path) -> None:
     script = load_script(path)
     assert script.name == path.stem

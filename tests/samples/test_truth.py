@@ -10,15 +10,26 @@ def shot(seat: int, value: int | None = None, between: tuple[int, int] | None = 
 @pytest.mark.parametrize(
     ("shots", "verdict", "target", "kinds"),
     [
-        ({3: [shot(3, 6)], 5: [shot(5, 6)], 7: [shot(7, 6)]}, "hit", 6,
-         ["shot", "shot", "shot"]),
-        ({3: [shot(3, 6)], 5: [shot(5, 5)], 7: [shot(7, 6)]}, "miss", None,
-         ["shot", "shot", "shot"]),
+        ({3: [shot(3, 6)], 5: [shot(5, 6)], 7: [shot(7, 6)]}, "hit", 6, ["shot", "shot", "shot"]),
+        (
+            {3: [shot(3, 6)], 5: [shot(5, 5)], 7: [shot(7, 6)]},
+            "miss",
+            None,
+            ["shot", "shot", "shot"],
+        ),
         ({3: [shot(3, 6)], 7: [shot(7, 6)]}, "miss", None, ["shot", "no_shot", "shot"]),
-        ({3: [shot(3, 6)], 5: [shot(5, 6), shot(5, 6)], 7: [shot(7, 6)]}, "miss", None,
-         ["shot", "multiple", "shot"]),
-        ({3: [shot(3, 6)], 5: [shot(5, between=(6, 7))], 7: [shot(7, 6)]}, "miss", None,
-         ["shot", "between", "shot"]),
+        (
+            {3: [shot(3, 6)], 5: [shot(5, 6), shot(5, 6)], 7: [shot(7, 6)]},
+            "miss",
+            None,
+            ["shot", "multiple", "shot"],
+        ),
+        (
+            {3: [shot(3, 6)], 5: [shot(5, between=(6, 7))], 7: [shot(7, 6)]},
+            "miss",
+            None,
+            ["shot", "between", "shot"],
+        ),
         ({}, "miss", None, ["no_shot", "no_shot", "no_shot"]),
     ],
 )

@@ -4,10 +4,13 @@ import pytest
 from mafiavision.samples.voice import NUMBERS, SAMPLE_RATE, Track, Voice, sample_time, synthesize
 
 
-@pytest.mark.parametrize(("word", "voice"), [
-    (NUMBERS["ru"][0], Voice("ru", 150)),
-    (NUMBERS["en"][11], Voice("en-us", 200, 30)),
-])
+@pytest.mark.parametrize(
+    ("word", "voice"),
+    [
+        (NUMBERS["ru"][0], Voice("ru", 150)),
+        (NUMBERS["en"][11], Voice("en-us", 200, 30)),
+    ],
+)
 def test_synthesize_trims_silence(word: str, voice: Voice) -> None:
     audio = synthesize(word, voice)
     assert 0.1 < len(audio) / SAMPLE_RATE < 1.5

@@ -38,8 +38,9 @@ def background(epsrc: Path) -> np.ndarray:
 
 
 @pytest.fixture(scope="session")
-def table_frame(photo: Callable[[str, int], np.ndarray], background: np.ndarray
-                ) -> Callable[[dict[int, np.ndarray]], np.ndarray]:
+def table_frame(
+    photo: Callable[[str, int], np.ndarray], background: np.ndarray
+) -> Callable[[dict[int, np.ndarray]], np.ndarray]:
     """table_frame({seat: photo}) → a 1280x720 frame of a 4x3 grid, empty seats show the wall."""
 
     def make(hands: dict[int, np.ndarray]) -> np.ndarray:

@@ -16,9 +16,11 @@ CELLS = [7, 2, 12, 5]
 
 
 @pytest.fixture(scope="module")
-def recording(tmp_path_factory: pytest.TempPathFactory,
-              table_frame: Callable[[dict[int, np.ndarray]], np.ndarray],
-              photo: Callable[[str, int], np.ndarray]) -> Path:
+def recording(
+    tmp_path_factory: pytest.TempPathFactory,
+    table_frame: Callable[[dict[int, np.ndarray]], np.ndarray],
+    photo: Callable[[str, int], np.ndarray],
+) -> Path:
     """10 fps: an empty table, then each seat in turn raises a (moving, real) hand for 0.8 s."""
     empty = table_frame({})
     frames = [empty] * 4

@@ -85,3 +85,25 @@ def test_user_errors_are_one_line(args: list[str], message: str) -> None:
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines()[-1].endswith(message) or message in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_video_shots_per_seat_on_a_sample_clip() -> None:
+    """The whole pipeline on a rendered clip (PyAV → seat tracker → shots/numbers per seat)."""
+    clip = ROOT / "sample_videos" / "kharkiv_miss_other_en.mp4"
+    if not clip.exists():
+        pytest.skip(f"{clip} not found (sample clips come from the samples branch)")
+    truth = json.loads(clip.with_suffix(".truth.json").read_text())
+    proc = cli(
+        str(clip), "--table", str(clip.with_suffix(".table.json")), "--json", "--model", "lite"
+    )
+    assert proc.returncode == 0, proc.stderr[-500:]
+    result = json.loads(proc.stdout)
+    assert [s["seat"] for s in result["seats"]] == list(range(1, truth["seats"] + 1))
+    shots = {s["seat"]: [e["t"] for e in s["shots"]] for s in result["seats"]}
+    true_shots = [(g["seat"], g["peak"]) for g in truth["gestures"] if g["kind"] == "shot"]
+    found = sum(any(abs(t - peak) <= 0.3 for t in shots[seat]) for seat, peak in true_shots)
+    assert found >= 2, (shots, true_shots)  # measured: 2 of 3 with the lite model
+    shooters = {seat for seat, _ in true_shots}
+    assert all(not times for seat, times in shots.items() if seat not in shooters)
+    raised = {s["seat"] for s in result["seats"] if s["raised_hand"]}
+    assert {h["seat"] for h in truth["hands"]} <= raised

@@ -19,8 +19,9 @@ MakeFrame = Callable[[dict[int, np.ndarray]], np.ndarray]
 Photo = Callable[[str, int], np.ndarray]
 
 
-def _run(tracker: SeatTracker, images: list[np.ndarray], t0: float = 0.0
-         ) -> list[dict[int, list[HandObservation]]]:
+def _run(
+    tracker: SeatTracker, images: list[np.ndarray], t0: float = 0.0
+) -> list[dict[int, list[HandObservation]]]:
     return [tracker.update(Frame(t0 + i / 30, i, im)) for i, im in enumerate(images)]
 
 
@@ -53,8 +54,9 @@ def test_hands_found_at_their_seats_on_a_real_frame(hunt: np.ndarray) -> None:
         assert obs.track == out[1][seat][0].track  # the same track id while the hand stays
 
 
-def test_a_lowered_hand_is_held_briefly_then_dropped(hunt: np.ndarray, table_frame: MakeFrame,
-                                                     photo: Photo) -> None:
+def test_a_lowered_hand_is_held_briefly_then_dropped(
+    hunt: np.ndarray, table_frame: MakeFrame, photo: Photo
+) -> None:
     lowered = table_frame({5: photo("5", 40), 9: photo("3", 70)})
     with SeatTracker(grid_table(12, SIZE), hit_max=2) as tracker:
         out = _run(tracker, [hunt] * 3 + [lowered] * 5)
@@ -77,13 +79,23 @@ def test_inactive_seats_are_swept_and_still_found(hunt: np.ndarray) -> None:
     assert set(out[8]) == {2, 5, 9}  # 5 and 9 found by the sweep, held between their visits
 
 
-@pytest.mark.parametrize(("toward_1", "toward_2", "winner"), [
-    ((0.0, 1.0), (0.0, -1.0), 1),  # seat 1's player is below the hand: the forearm comes from him
-    ((0.0, -1.0), (0.0, 1.0), 2),
-])
+@pytest.mark.parametrize(
+    ("toward_1", "toward_2", "winner"),
+    [
+        (
+            (0.0, 1.0),
+            (0.0, -1.0),
+            1,
+        ),  # seat 1's player is below the hand: the forearm comes from him
+        ((0.0, -1.0), (0.0, 1.0), 2),
+    ],
+)
 def test_hand_in_an_overlap_goes_to_the_seat_its_forearm_points_from(
-    table_frame: MakeFrame, photo: Photo, toward_1: tuple[float, float],
-    toward_2: tuple[float, float], winner: int,
+    table_frame: MakeFrame,
+    photo: Photo,
+    toward_1: tuple[float, float],
+    toward_2: tuple[float, float],
+    winner: int,
 ) -> None:
     # both regions cover cell 6 (the hand), each also reaching into a different neighbour
     table = from_boxes([(0.20, 0.30, 0.50, 0.70), (0.25, 0.28, 0.55, 0.68)], SIZE)
@@ -131,18 +143,27 @@ def test_skin_gate_on_real_photos(photo: Photo, background: np.ndarray) -> None:
 
 
 def _det(x: float, y: float) -> Detection:
-    return Detection(np.zeros((21, 3)), np.zeros((21, 3)), 0.9, np.array([x, y]), 100.0,
-                     (x - 50, y - 50, x + 50, y + 50))
+    return Detection(
+        np.zeros((21, 3)),
+        np.zeros((21, 3)),
+        0.9,
+        np.array([x, y]),
+        100.0,
+        (x - 50, y - 50, x + 50, y + 50),
+    )
 
 
-@pytest.mark.parametrize(("hits", "init_delay", "reported"), [
-    # per examined frame: detections present (1) or not (0) → number of tracks reported
-    ([1], 1, [0]),
-    ([1, 1], 1, [0, 1]),
-    ([1], 0, [1]),
-    ([1, 0, 1, 1], 1, [0, 0, 0, 1]),  # a one-frame blip never shows
-    ([1, 1, 1, 1, 0, 0, 0, 0, 0], 1, [0, 1, 1, 1, 1, 1, 1, 1, 0]),  # held up to hit_max misses
-])
+@pytest.mark.parametrize(
+    ("hits", "init_delay", "reported"),
+    [
+        # per examined frame: detections present (1) or not (0) → number of tracks reported
+        ([1], 1, [0]),
+        ([1, 1], 1, [0, 1]),
+        ([1], 0, [1]),
+        ([1, 0, 1, 1], 1, [0, 0, 0, 1]),  # a one-frame blip never shows
+        ([1, 1, 1, 1, 0, 0, 0, 0, 0], 1, [0, 1, 1, 1, 1, 1, 1, 1, 0]),  # held up to hit_max misses
+    ],
+)
 def test_hysteresis(hits: list[int], init_delay: int, reported: list[int]) -> None:
     tracks = SeatTracks(init_delay=init_delay, hit_max=4)
     got = [len(tracks.update([_det(100, 100)] if h else [], i / 30)) for i, h in enumerate(hits)]

@@ -21,8 +21,13 @@ from mafiavision.vision.sources import (
 )
 
 W, H = 96, 64
-CODECS = {"mp4": "libx264", "mkv": "libx264", "mov": "libx264", "webm": "libvpx-vp9",
-          "avi": "mpeg4"}
+CODECS = {
+    "mp4": "libx264",
+    "mkv": "libx264",
+    "mov": "libx264",
+    "webm": "libvpx-vp9",
+    "avi": "mpeg4",
+}
 
 
 def _image(i: int) -> np.ndarray:
@@ -32,8 +37,14 @@ def _image(i: int) -> np.ndarray:
     return img
 
 
-def _write(path: Path, times: list[float], *, rotation: int = 0, size: tuple[int, int] = (W, H),
-           faststart: bool = True) -> Path:
+def _write(
+    path: Path,
+    times: list[float],
+    *,
+    rotation: int = 0,
+    size: tuple[int, int] = (W, H),
+    faststart: bool = True,
+) -> Path:
     ext = path.suffix[1:]
     options = {"movflags": "+faststart"} if faststart and ext in ("mp4", "mov") else {}
     with av.open(str(path), "w", options=options) as container:
@@ -126,8 +137,9 @@ def test_mp4_cut_before_its_index_cannot_be_opened(tmp_path: Path) -> None:
         ("empty.mkv", b"", InputError, "not a readable video file"),
     ],
 )
-def test_bad_inputs_are_one_line_errors(tmp_path: Path, name: str, content: bytes | None,
-                                        error: type[Exception], message: str) -> None:
+def test_bad_inputs_are_one_line_errors(
+    tmp_path: Path, name: str, content: bytes | None, error: type[Exception], message: str
+) -> None:
     path = tmp_path / name
     if content is not None:
         path.write_bytes(content)
@@ -140,8 +152,9 @@ def test_audio_only_file_has_no_video_stream(tmp_path: Path) -> None:
     path = tmp_path / "sound.mkv"
     with av.open(str(path), "w") as container:
         stream = container.add_stream("pcm_s16le", rate=8000)
-        frame = av.AudioFrame.from_ndarray(np.zeros((1, 800), np.int16), format="s16",
-                                           layout="mono")
+        frame = av.AudioFrame.from_ndarray(
+            np.zeros((1, 800), np.int16), format="s16", layout="mono"
+        )
         frame.sample_rate = 8000
         for packet in stream.encode(frame):
             container.mux(packet)
@@ -162,10 +175,13 @@ def test_image_folder(tmp_path: Path) -> None:
     assert np.array_equal(frames[2].image, _image(2))
 
 
-@pytest.mark.parametrize(("files", "message"), [
-    ({}, "no images"),
-    ({"a.jpg": b"not a jpeg"}, "a.jpg: not a readable image"),
-])
+@pytest.mark.parametrize(
+    ("files", "message"),
+    [
+        ({}, "no images"),
+        ({"a.jpg": b"not a jpeg"}, "a.jpg: not a readable image"),
+    ],
+)
 def test_bad_image_folders(tmp_path: Path, files: dict[str, bytes], message: str) -> None:
     for name, data in files.items():
         (tmp_path / name).write_bytes(data)
@@ -215,8 +231,15 @@ def test_live_source_retries_with_backoff_and_reports() -> None:
             raise OSError("device busy")
         return _FlakyCamera(step)
 
-    source = LiveSource("camera 0", opener, backoff=0.5, max_backoff=4.0, max_retries=4,
-                        report=reports.append, sleep=sleeps.append)
+    source = LiveSource(
+        "camera 0",
+        opener,
+        backoff=0.5,
+        max_backoff=4.0,
+        max_retries=4,
+        report=reports.append,
+        sleep=sleeps.append,
+    )
     frames = []
     expected = r"camera 0: cannot open \(device busy\); gave up after 4"
     with pytest.raises(SourceLostError, match=expected):

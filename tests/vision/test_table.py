@@ -54,7 +54,9 @@ def test_bad_box() -> None:
 
 
 GOOD = {
-    "version": 1, "seats": 2, "image_size": [1280, 720],
+    "version": 1,
+    "seats": 2,
+    "image_size": [1280, 720],
     "regions": [
         {"seat": 1, "polygon": [[0, 0], [0.5, 0], [0.5, 0.5]], "toward": [0, 1]},
         {"seat": 2, "polygon": [[0.5, 0], [1, 0], [1, 0.5]], "toward": [0, 2]},
@@ -73,17 +75,23 @@ def _bad(**changes: object) -> dict:
     return data
 
 
-@pytest.mark.parametrize(("data", "message"), [
-    (_bad(version=2), r"field version: Input should be 1"),
-    (_bad(seats=0), r"field seats: Input should be greater than or equal to 1"),
-    (_bad(image_size=[8, 8]), r"field image_size: .*at least 16 pixels"),
-    (_bad(regions__1__seat=1), r"seat numbers repeat"),
-    (_bad(regions__1__seat=5), r"seat numbers must be 1..2"),
-    (_bad(regions__0__polygon=[[0, 0], [2, 0], [0, 1]]), r"regions.0.polygon: .*outside the image"),
-    (_bad(regions__0__polygon=[[0, 0], [1, 0]]), r"regions.0.polygon: .*at least 3"),
-    (_bad(regions__0__toward=[0, 0]), r"regions.0.toward: .*non-zero direction"),
-    (_bad(regions__0__colour="red"), r"regions.0.colour: Extra inputs are not permitted"),
-])
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (_bad(version=2), r"field version: Input should be 1"),
+        (_bad(seats=0), r"field seats: Input should be greater than or equal to 1"),
+        (_bad(image_size=[8, 8]), r"field image_size: .*at least 16 pixels"),
+        (_bad(regions__1__seat=1), r"seat numbers repeat"),
+        (_bad(regions__1__seat=5), r"seat numbers must be 1..2"),
+        (
+            _bad(regions__0__polygon=[[0, 0], [2, 0], [0, 1]]),
+            r"regions.0.polygon: .*outside the image",
+        ),
+        (_bad(regions__0__polygon=[[0, 0], [1, 0]]), r"regions.0.polygon: .*at least 3"),
+        (_bad(regions__0__toward=[0, 0]), r"regions.0.toward: .*non-zero direction"),
+        (_bad(regions__0__colour="red"), r"regions.0.colour: Extra inputs are not permitted"),
+    ],
+)
 def test_bad_table_files_are_one_line_errors(tmp_path: Path, data: dict, message: str) -> None:
     path = tmp_path / "table.json"
     path.write_text(json.dumps(data))
@@ -98,12 +106,16 @@ def test_good_table_normalises_toward(tmp_path: Path) -> None:
     assert Table.load(path).region(2).toward == (0.0, 1.0)
 
 
-@pytest.mark.parametrize(("content", "error", "message"), [
-    (None, MissingInputError, "table file not found"),
-    ("{not json", InputError, "not a JSON table file"),
-])
-def test_unreadable_table_files(tmp_path: Path, content: str | None, error: type[Exception],
-                                message: str) -> None:
+@pytest.mark.parametrize(
+    ("content", "error", "message"),
+    [
+        (None, MissingInputError, "table file not found"),
+        ("{not json", InputError, "not a JSON table file"),
+    ],
+)
+def test_unreadable_table_files(
+    tmp_path: Path, content: str | None, error: type[Exception], message: str
+) -> None:
     path = tmp_path / "table.json"
     if content is not None:
         path.write_text(content)
@@ -111,14 +123,16 @@ def test_unreadable_table_files(tmp_path: Path, content: str | None, error: type
         Table.load(path)
 
 
-@pytest.mark.parametrize(("size", "hand_width", "warned"), [
-    ((1280, 720), None, False),  # 320x240 cells: a hand ≈ 96 px
-    ((640, 360), None, True),  # 160x120 cells: ≈ 48 px
-    ((1280, 720), 0.05, True),  # measured 64 px
-    ((1280, 720), 0.08, False),  # measured 102 px
-])
-def test_small_hand_warning(size: tuple[int, int], hand_width: float | None,
-                            warned: bool) -> None:
+@pytest.mark.parametrize(
+    ("size", "hand_width", "warned"),
+    [
+        ((1280, 720), None, False),  # 320x240 cells: a hand ≈ 96 px
+        ((640, 360), None, True),  # 160x120 cells: ≈ 48 px
+        ((1280, 720), 0.05, True),  # measured 64 px
+        ((1280, 720), 0.08, False),  # measured 102 px
+    ],
+)
+def test_small_hand_warning(size: tuple[int, int], hand_width: float | None, warned: bool) -> None:
     boxes = [(c / 4, r / 3, (c + 1) / 4, (r + 1) / 3) for r in range(3) for c in range(4)]
     table = from_boxes(boxes, size)
     if hand_width is not None:
@@ -143,14 +157,20 @@ def test_region_polygon_in_pixels() -> None:
 
 
 def _calibrate(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mafiavision", "calibrate", *args],
-                          capture_output=True, text=True, cwd=ROOT, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "mafiavision", "calibrate", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
 
 
 def test_calibrate_ellipse_with_preview(tmp_path: Path) -> None:
     out, png = tmp_path / "t.json", tmp_path / "t.png"
-    proc = _calibrate("--size", "1280x720", "--seats", "10", "--out", str(out),
-                      "--preview", str(png))
+    proc = _calibrate(
+        "--size", "1280x720", "--seats", "10", "--out", str(out), "--preview", str(png)
+    )
     assert proc.returncode == 0, proc.stderr
     table = Table.load(out)
     assert table.seats == 10 and table.image_size == (1280, 720)
@@ -173,13 +193,16 @@ def test_calibrate_boxes_on_a_frame_of_a_video(tmp_path: Path) -> None:
     assert "seat 1: a hand there is about 72 px" in proc.stderr  # 640x360: small hands warned
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--out", "t.json", "--seats", "4"], "give INPUT (a frame to calibrate on) or --size"),
-    (["--out", "t.json", "--size", "1280x720"], "give --seats N"),
-    (["--out", "t.json", "--size", "1280x720", "--boxes", "0,0,1"], "box 1 '0,0,1' is not"),
-    (["--out", "t.json", "--auto", "--seats", "3"], "--auto needs INPUT"),
-    (["missing.mp4", "--out", "t.json", "--seats", "3"], "missing.mp4: no such file"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--out", "t.json", "--seats", "4"], "give INPUT (a frame to calibrate on) or --size"),
+        (["--out", "t.json", "--size", "1280x720"], "give --seats N"),
+        (["--out", "t.json", "--size", "1280x720", "--boxes", "0,0,1"], "box 1 '0,0,1' is not"),
+        (["--out", "t.json", "--auto", "--seats", "3"], "--auto needs INPUT"),
+        (["missing.mp4", "--out", "t.json", "--seats", "3"], "missing.mp4: no such file"),
+    ],
+)
 def test_calibrate_errors_are_one_line(tmp_path: Path, args: list[str], message: str) -> None:
     proc = _calibrate(*[str(tmp_path / a) if a in ("t.json", "missing.mp4") else a for a in args])
     assert proc.returncode == 2

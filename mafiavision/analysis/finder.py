@@ -1,0 +1,205 @@
+"""Finding the night in a recording: where the hunts and the checks are.
+
+A **hunt** is a stretch where one group of seats holds the finger gun raised while the moderator
+counts the seat numbers. Per seat, gun-pose samples closer than ``gap`` seconds are joined into
+holds (a shot briefly breaks the pose) and holds shorter than ``min_hold`` are dropped; holds of
+different seats that overlap for at least half of the shorter one belong to one hunt (so Triad's
+Clan and Yakuza hunts, one after the other, stay two hunts); two holds of one seat less than
+``rejoin`` seconds apart belong to one hunt (tracking lost the hand for a moment). With audio, a
+hunt also needs speech inside it: at least ``min_words`` voice segments (the count); its
+confidence grows with the share of the hunt's seats the segments cover.
+
+A **check** is a leader showing a seat number: the numbers read at one seat, outside any hunt,
+closer than ``gap`` seconds to each other, form one check; its value is the number held longest.
+
+Hunts and checks can also be given by hand (:func:`parse_spans`); their members or leader are
+then read from the same samples.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from mafiavision.analysis.events import NumberRecord, Origin
+from mafiavision.analysis.timeline import POSE_CODE, SeatSeries
+from mafiavision.errors import InputError
+
+
+@dataclass(frozen=True)
+class FinderConfig:
+    gap: float = 1.0
+    min_hold: float = 2.0
+    rejoin: float = 5.0
+    member_share: float = 0.5
+    min_words: int = 3
+
+
+@dataclass(frozen=True)
+class HuntSpan:
+    start: float
+    end: float
+    members: tuple[int, ...]
+    confidence: float
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class CheckSpan:
+    start: float
+    end: float
+    seat: int
+    value: int | None
+    confidence: float
+    origin: Origin
+
+
+def parse_spans(text: str, option: str) -> list[tuple[float, float]]:
+    """``"12.0-30.5,40-55"`` → ``[(12.0, 30.5), (40.0, 55.0)]``; a bad span is an InputError."""
+    spans: list[tuple[float, float]] = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        try:
+            start_text, end_text = part.split("-")
+            start, end = float(start_text), float(end_text)
+        except ValueError:
+            raise InputError(
+                f"{option}: {part!r} is not a span START-END in seconds (e.g. 12.0-30.5)"
+            ) from None
+        if not 0 <= start < end:
+            raise InputError(f"{option}: span {part!r} must have 0 <= START < END")
+        spans.append((start, end))
+    return sorted(spans)
+
+
+def _runs(times: np.ndarray, gap: float) -> list[tuple[float, float]]:
+    """Join sorted sample times closer than ``gap`` into (first, last) runs."""
+    if times.size == 0:
+        return []
+    breaks = np.flatnonzero(np.diff(times) > gap)
+    starts = np.concatenate(([0], breaks + 1))
+    ends = np.concatenate((breaks, [times.size - 1]))
+    return [(float(times[a]), float(times[b])) for a, b in zip(starts, ends, strict=True)]
+
+
+def gun_holds(series: SeatSeries, cfg: FinderConfig) -> list[tuple[float, float]]:
+    gun_t = series.t[series.pose == POSE_CODE["gun"]]
+    return [(a, b) for a, b in _runs(gun_t, cfg.gap) if b - a >= cfg.min_hold]
+
+
+def _overlap(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return max(0.0, min(a[1], b[1]) - max(a[0], b[0]))
+
+
+def _speech_in(speech: Sequence[tuple[float, float]], start: float, end: float) -> int:
+    return sum(1 for s, e in speech if s < end and e > start)
+
+
+def find_hunts(
+    series: Mapping[int, SeatSeries],
+    speech: Sequence[tuple[float, float]] | None,
+    n_seats: int,
+    cfg: FinderConfig = FinderConfig(),
+) -> list[HuntSpan]:
+    """Hunts found from the gun-pose holds (and, with audio, the count spoken inside them)."""
+    holds = [(seat, span) for seat, s in series.items() for span in gun_holds(s, cfg)]
+    parent = list(range(len(holds)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, (seat_a, a) in enumerate(holds):
+        for j in range(i + 1, len(holds)):
+            seat_b, b = holds[j]
+            shorter = min(a[1] - a[0], b[1] - b[0])
+            together = _overlap(a, b) >= 0.5 * shorter
+            same_seat = seat_a == seat_b and max(a[0], b[0]) - min(a[1], b[1]) <= cfg.rejoin
+            if together or same_seat:
+                parent[root(j)] = root(i)
+    groups: dict[int, list[tuple[int, tuple[float, float]]]] = {}
+    for i, hold in enumerate(holds):
+        groups.setdefault(root(i), []).append(hold)
+    hunts: list[HuntSpan] = []
+    for members in groups.values():
+        start = min(span[0] for _, span in members)
+        end = max(span[1] for _, span in members)
+        seats = tuple(sorted({seat for seat, _ in members}))
+        if speech is None:
+            confidence = 0.5
+        else:
+            words = _speech_in(speech, start, end)
+            if words < cfg.min_words:
+                continue
+            confidence = min(1.0, words / max(1, n_seats))
+        hunts.append(HuntSpan(start, end, seats, round(confidence, 3), "found"))
+    return sorted(hunts, key=lambda h: h.start)
+
+
+def members_in(series: Mapping[int, SeatSeries], start: float, end: float,
+               cfg: FinderConfig = FinderConfig()) -> tuple[int, ...]:
+    """Seats holding the gun for at least ``member_share`` of their samples in [start, end]."""
+    return tuple(
+        seat for seat, s in sorted(series.items()) if s.share("gun", start, end) >= cfg.member_share
+    )
+
+
+def given_hunts(series: Mapping[int, SeatSeries], spans: Iterable[tuple[float, float]],
+                cfg: FinderConfig = FinderConfig()) -> list[HuntSpan]:
+    return [HuntSpan(a, b, members_in(series, a, b, cfg), 1.0, "given") for a, b in spans]
+
+
+def _merge_numbers(numbers: Sequence[NumberRecord], gap: float) -> list[list[NumberRecord]]:
+    runs: list[list[NumberRecord]] = []
+    for number in sorted(numbers, key=lambda n: (n.seat, n.start)):
+        last = runs[-1][-1] if runs else None
+        if last is not None and last.seat == number.seat and number.start - last.end <= gap:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    return runs
+
+
+def _check_from(run: Sequence[NumberRecord], origin: Origin) -> CheckSpan:
+    held: dict[int, float] = {}
+    for n in run:
+        held[n.value] = held.get(n.value, 0.0) + (n.end - n.start) * n.confidence
+    value = max(held, key=lambda v: held[v])
+    confidence = max(n.confidence for n in run if n.value == value)
+    return CheckSpan(run[0].start, max(n.end for n in run), run[0].seat, value,
+                     round(confidence, 3), origin)
+
+
+def find_checks(numbers: Sequence[NumberRecord], hunts: Sequence[HuntSpan],
+                cfg: FinderConfig = FinderConfig()) -> list[CheckSpan]:
+    """Checks: numbers shown at one seat outside the hunts, joined when close in time."""
+    outside = [
+        n for n in numbers
+        if not any(n.start < h.end and n.end > h.start for h in hunts)
+    ]
+    checks = [_check_from(run, "found") for run in _merge_numbers(outside, cfg.gap)]
+    return sorted(checks, key=lambda c: c.start)
+
+
+def given_checks(numbers: Sequence[NumberRecord], spans: Iterable[tuple[float, float]],
+                 series: Mapping[int, SeatSeries]) -> list[CheckSpan]:
+    """Checks at given times: the seat whose numbers fill the span, else the seat that shows a
+    count most (value unreadable)."""
+    out: list[CheckSpan] = []
+    for a, b in spans:
+        inside = [n for n in numbers if n.start < b and n.end > a]
+        if inside:
+            by_seat: dict[int, float] = {}
+            for n in inside:
+                by_seat[n.seat] = by_seat.get(n.seat, 0.0) + n.end - n.start
+            seat = max(by_seat, key=lambda k: by_seat[k])
+            found = _check_from([n for n in inside if n.seat == seat], "given")
+            out.append(CheckSpan(a, b, seat, found.value, found.confidence, "given"))
+            continue
+        shares = {seat: s.share("count", a, b) for seat, s in series.items()}
+        seat = max(shares, key=lambda k: shares[k]) if shares else 1
+        out.append(CheckSpan(a, b, seat, None, 0.0, "given"))
+    return out

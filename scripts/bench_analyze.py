@@ -1,0 +1,179 @@
+#!/usr/bin/env python
+"""Speed of ``mafiavision analyze`` on a long "game": sample clips with day stretches between.
+
+Builds (in a temporary folder, with PyAV) a 720p30 H.264 + AAC recording: for each chosen sample
+clip (clips that share one table layout), ``--day`` seconds of "day" — the clip's first frame,
+no hand raised, with sensor noise, and silence — then the clip itself scaled to 1280×720. Runs
+the analysis on it and prints seconds of video per second of wall time (× real time), what was
+found against the clips' ground truth, the data and the machine.
+
+    python scripts/bench_analyze.py [--clips 'sample_videos/*.mp4'] [--day 60] [--repeat 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import platform
+import sys
+import tempfile
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import av
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+WIDTH, HEIGHT, FPS, RATE = 1280, 720, 30, 48000
+
+
+def _clip_frames(path: Path):
+    with av.open(str(path)) as c:
+        for f in c.decode(video=0):
+            yield f.to_ndarray(format="rgb24", width=WIDTH, height=HEIGHT)
+
+
+def _clip_audio(path: Path) -> np.ndarray:
+    with av.open(str(path)) as c:
+        if not c.streams.audio:
+            return np.zeros(0, np.float32)
+        resampler = av.AudioResampler(format="flt", layout="mono", rate=RATE)
+        parts = [r.to_ndarray().reshape(-1) for f in c.decode(audio=0) for r in
+                 resampler.resample(f)]
+    return np.concatenate(parts) if parts else np.zeros(0, np.float32)
+
+
+def build_game(clips: list[Path], day: float, out: Path) -> tuple[float, list[tuple[Path, float]]]:
+    """Write the long game; returns its duration and where each clip starts in it."""
+    rng = np.random.default_rng(0)
+    container = av.open(str(out), "w")
+    video = container.add_stream("libx264", rate=FPS)
+    video.width, video.height, video.pix_fmt = WIDTH, HEIGHT, "yuv420p"
+    video.options = {"preset": "veryfast", "crf": "23", "g": str(2 * FPS)}
+    audio = container.add_stream("aac", rate=RATE)
+    audio.layout = "mono"
+    n_frames, samples = 0, []
+    starts: list[tuple[Path, float]] = []
+
+    def put(image: np.ndarray) -> None:
+        nonlocal n_frames
+        frame = av.VideoFrame.from_ndarray(image, format="rgb24")
+        frame.pts = n_frames
+        frame.time_base = Fraction(1, FPS)
+        for packet in video.encode(frame):
+            container.mux(packet)
+        n_frames += 1
+
+    for clip in clips:
+        first = next(_clip_frames(clip))
+        for _ in range(round(day * FPS)):
+            noise = rng.integers(-3, 4, first.shape, dtype=np.int16)
+            put(np.clip(first.astype(np.int16) + noise, 0, 255).astype(np.uint8))
+        samples.append(np.zeros(round(day * RATE), np.float32))
+        t0 = n_frames / FPS
+        starts.append((clip, t0))
+        count = 0
+        for image in _clip_frames(clip):
+            put(image)
+            count += 1
+        sound = _clip_audio(clip)[: round(count / FPS * RATE)]
+        samples.append(np.pad(sound, (0, round(count / FPS * RATE) - sound.size)))
+    for packet in video.encode():
+        container.mux(packet)
+    pcm = np.concatenate(samples)
+    for i in range(0, pcm.size, 1024):
+        chunk = pcm[i:i + 1024].reshape(1, -1)
+        frame = av.AudioFrame.from_ndarray(chunk, format="flt", layout="mono")
+        frame.sample_rate = RATE
+        frame.pts = i
+        frame.time_base = Fraction(1, RATE)
+        for packet in audio.encode(frame):
+            container.mux(packet)
+    for packet in audio.encode():
+        container.mux(packet)
+    container.close()
+    return n_frames / FPS, starts
+
+
+def same_layout(clips: list[Path]) -> list[Path]:
+    """The clips whose table layout equals the first clip's (one camera view for the game)."""
+    def layout(p: Path) -> str:
+        data = json.loads(p.with_name(p.stem + ".table.json").read_text())
+        return json.dumps(data["regions"], sort_keys=True)
+
+    first = layout(clips[0])
+    return [c for c in clips if layout(c) == first]
+
+
+def machine() -> str:
+    cpu = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    load = os.getloadavg()
+    return (f"{cpu}, {os.cpu_count()} vCPU, Python {platform.python_version()}, "
+            f"load average {load[0]:.2f} at start")
+
+
+def main() -> int:
+    from mafiavision.analysis.pipeline import Options, analyze
+    from mafiavision.vision.table import Table
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clips", default=str(ROOT / "sample_videos" / "*.mp4"))
+    parser.add_argument("--day", type=float, default=60.0, help="seconds of day before a clip")
+    parser.add_argument("--max-clips", type=int, default=6)
+    parser.add_argument("--rules", default="kharkiv")
+    parser.add_argument("--keep", type=Path, help="keep the built game in this folder")
+    args = parser.parse_args()
+
+    clips = sorted(Path(p) for p in glob.glob(args.clips))
+    if not clips:
+        print(f"no clip matches {args.clips}", file=sys.stderr)
+        return 2
+    clips = same_layout(clips)[: args.max_clips]
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = args.keep or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        game = folder / "game.mp4"
+        t0 = time.perf_counter()
+        duration, starts = build_game(clips, args.day, game)
+        built = time.perf_counter() - t0
+        table = Table.load(clips[0].with_name(clips[0].stem + ".table.json"))
+        table = table.model_copy(update={"image_size": (WIDTH, HEIGHT)})
+        table_path = folder / "game.table.json"
+        table.save(table_path)
+        t0 = time.perf_counter()
+        result = analyze(game, table_path, args.rules, folder / "out", Options(progress=False))
+        wall = time.perf_counter() - t0
+    events = result.events
+    print(f"data: {len(clips)} sample clips ({', '.join(c.name for c in clips)}) with "
+          f"{args.day:.0f} s of day before each, scaled to {WIDTH}x{HEIGHT} @ {FPS} fps "
+          f"H.264+AAC: {duration:.1f} s of video (built in {built:.1f} s)")
+    print(f"machine: {machine()}")
+    sampling = events.sampling
+    print(f"analysis: {wall:.1f} s wall for {duration:.1f} s of video = "
+          f"{duration / wall:.2f}x real time; frames decoded {sampling['frames_decoded']:.0f}"
+          f", tracked {events.sampling['frames_tracked']:.0f}, decode width "
+          f"{events.sampling['decode_width']:.0f}")
+    print(f"found: {len(events.hunts)} hunts, {len(events.checks)} checks, "
+          f"{len(events.shots)} shots")
+    for clip, start in starts:
+        hunts = [h for h in events.hunts if start <= h.start < start + 600]
+        print(f"  {clip.name} at {start:.1f} s: " + "; ".join(
+            f"hunt {h.start - start:.1f}-{h.end - start:.1f} s seats {h.members} → "
+            f"{h.verdict.outcome} {h.verdict.target or ''}" for h in hunts))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

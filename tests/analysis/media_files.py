@@ -1,0 +1,36 @@
+"""Damaged and stripped copies of sample clips, written with PyAV (no ffmpeg binary needed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import av
+
+
+def remux(src: Path, dst: Path, audio: bool = True) -> Path:
+    """Copy the streams of ``src`` into ``dst`` (the container from its suffix) without
+    re-encoding; ``audio=False`` leaves the audio track out."""
+    with av.open(str(src)) as inp, av.open(str(dst), "w") as out:
+        streams = [inp.streams.video[0]] + (list(inp.streams.audio[:1]) if audio else [])
+        mapping = {s.index: out.add_stream_from_template(s) for s in streams}
+        for packet in inp.demux(streams):
+            if packet.dts is None:
+                continue
+            packet.stream = mapping[packet.stream.index]
+            out.mux(packet)
+    return dst
+
+
+def truncated(src: Path, dst: Path, keep: float = 0.5) -> Path:
+    """A Matroska copy of ``src`` cut after ``keep`` of its bytes (a recording that stopped)."""
+    full = remux(src, dst.with_suffix(".full.mkv"))
+    data = full.read_bytes()
+    dst.write_bytes(data[: int(len(data) * keep)])
+    full.unlink()
+    return dst
+
+
+def corrupt(dst: Path) -> Path:
+    """A file named like a video that holds no video at all."""
+    dst.write_bytes(b"\x00\x00\x00\x18ftypmp42" + bytes(range(256)) * 64)
+    return dst

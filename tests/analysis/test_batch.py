@@ -1,0 +1,59 @@
+import csv
+
+import pytest
+
+from mafiavision.analysis.batch import find_recordings, plan, run_batch
+from mafiavision.errors import InputError, MissingInputError
+from tests.analysis.conftest import BatchRun, open_page
+
+
+def test_every_clip_is_analysed_and_the_corrupt_one_fails(batch_run: BatchRun) -> None:
+    statuses = {game: row.status for game, row in batch_run.rows.items()}
+    assert statuses.pop("corrupt") == "failed"
+    assert "not a readable video file" in batch_run.rows["corrupt"].error
+    assert set(statuses.values()) == {"done"}
+    for game in statuses:
+        assert (batch_run.out / game / "events.json").exists()
+        assert (batch_run.out / game / "report.html").exists()
+
+
+def test_summary_has_a_row_per_game(batch_run: BatchRun) -> None:
+    with (batch_run.out / "summary.csv").open() as fh:
+        rows = {r["game"]: r for r in csv.DictReader(fh)}
+    assert set(rows) == set(batch_run.rows)
+    assert rows["noaudio"]["vision_only"] == "True"
+    assert rows["corrupt"]["status"] == "failed"
+
+
+@pytest.mark.slow
+def test_stats_page_loads_in_chromium(batch_run: BatchRun, browser) -> None:
+    page, errors = open_page(browser, batch_run.out / "stats.html")
+    assert errors == []
+    text = page.inner_text("body")
+    assert "Misses by reason" in text and "corrupt" in text
+    page.close()
+
+
+def test_a_second_run_skips_finished_games(batch_run: BatchRun) -> None:
+    jobs = plan(find_recordings(str(batch_run.archive)), batch_run.out, "kharkiv", None)
+    rows = {r.game: r for r in run_batch(jobs, batch_run.out, workers=1, progress=False)}
+    assert rows.pop("corrupt").status == "failed"
+    assert {r.status for r in rows.values()} == {"skipped"}
+    assert rows.keys() == {g for g in batch_run.rows if g != "corrupt"}
+
+
+@pytest.mark.parametrize(
+    ("spec", "error"),
+    [("no/such/folder", MissingInputError), ("no/such/*.mp4", MissingInputError)],
+)
+def test_find_recordings_rejects(spec: str, error: type[Exception]) -> None:
+    with pytest.raises(error, match="no recording found"):
+        find_recordings(spec)
+
+
+def test_plan_rejects_two_games_of_one_name(tmp_path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    paths = [tmp_path / "a" / "game.mp4", tmp_path / "b" / "game.mp4"]
+    with pytest.raises(InputError, match="several recordings are named 'game'"):
+        plan(paths, tmp_path / "out", "kharkiv", None)

@@ -1,0 +1,65 @@
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.analysis.media_files import corrupt, remux
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mafiavision", *args], cwd=ROOT,
+                          capture_output=True, text=True, check=False, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def clip(sample_clip: Path, tmp_path_factory) -> Path:
+    """A sample clip and its table in a scratch folder."""
+    folder = tmp_path_factory.mktemp("cli")
+    shutil.copy(sample_clip.with_name(sample_clip.stem + ".table.json"),
+                folder / "table.json")
+    return remux(sample_clip, folder / "clip.mp4")
+
+
+def wrong_table(clip: Path) -> Path:
+    data = json.loads((clip.parent / "table.json").read_text())
+    data["image_size"] = [640, 480]
+    path = clip.parent / "wrong.table.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("make_args", "message"),
+    [
+        (lambda c: [str(c.parent / "nothing.mp4"), "--table", str(c.parent / "table.json")],
+         "nothing.mp4: recording not found"),
+        (lambda c: [str(corrupt(c.parent / "broken.mp4")), "--table",
+                    str(c.parent / "table.json")], "broken.mp4: not a readable video file"),
+        (lambda c: [str(c), "--table", str(wrong_table(c))],
+         "wrong.table.json: does not fit clip.mp4"),
+        (lambda c: [str(c), "--table", str(c.parent / "none.json")],
+         "none.json: table file not found"),
+        (lambda c: [str(c), "--table", str(c.parent / "table.json"), "--hunts", "30-12"],
+         "--hunts: span '30-12'"),
+    ],
+)
+def test_bad_input_is_one_line(clip: Path, make_args, message: str) -> None:
+    proc = run("analyze", *make_args(clip), "--rules", "kharkiv", "--out",
+               str(clip.parent / "out"))
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert message in lines[0]
+    assert "Traceback" not in proc.stderr
+
+
+def test_table_with_other_seat_count_than_the_rules(clip: Path) -> None:
+    proc = run("analyze", str(clip), "--table", str(clip.parent / "table.json"), "--rules",
+               "triad", "--out", str(clip.parent / "out"))
+    assert proc.returncode == 2
+    assert "table.json: 10 seats, but triad is played by 12" in proc.stderr

@@ -1,0 +1,122 @@
+import numpy as np
+import pytest
+
+from mafiavision.analysis.events import NumberRecord
+from mafiavision.analysis.finder import (
+    FinderConfig,
+    HuntSpan,
+    find_checks,
+    find_hunts,
+    given_checks,
+    given_hunts,
+    parse_spans,
+)
+from mafiavision.analysis.timeline import TimelineBuilder
+from mafiavision.errors import InputError
+
+FPS = 10.0
+
+
+def series(poses: dict[int, list[tuple[float, float, str]]], end: float = 60.0):
+    """Per seat, (start, end, pose) stretches sampled at FPS; no hand elsewhere."""
+    builder = TimelineBuilder(sorted(poses))
+    for seat, stretches in poses.items():
+        for t in np.arange(0.0, end, 1 / FPS):
+            pose = next((p for a, b, p in stretches if a <= t < b), None)
+            builder.add(seat, float(t), pose, 2 if pose == "gun" else 0, 30.0 if pose else None)
+    return builder.build()
+
+
+def words(start: float, n: int, step: float = 0.8) -> list[tuple[float, float]]:
+    return [(start + k * step, start + k * step + 0.4) for k in range(n)]
+
+
+@pytest.mark.parametrize(
+    ("poses", "speech", "expected"),
+    [
+        # two bandits hold the gun during a count: one hunt of seats 3 and 7
+        ({3: [(10, 20, "gun")], 7: [(10.5, 20.2, "gun")], 5: []}, words(11, 10),
+         [(10.0, 20.1, (3, 7))]),
+        # a shot breaks the pose for 0.4 s: still one hold
+        ({3: [(10, 14, "gun"), (14, 14.4, "fist"), (14.4, 20, "gun")], 7: [(10, 20, "gun")]},
+         words(11, 10), [(10.0, 19.9, (3, 7))]),
+        # no count spoken: not a hunt
+        ({3: [(10, 20, "gun")], 7: [(10, 20, "gun")]}, [], []),
+        # a gun held for 1 s: too short
+        ({3: [(10, 11, "gun")]}, words(10, 10), []),
+        # two groups one after the other (Triad): two hunts
+        ({1: [(10, 20, "gun")], 2: [(10, 20, "gun")], 8: [(21, 31, "gun")],
+          9: [(21.3, 31, "gun")]},
+         words(11, 10) + words(22, 10), [(10.0, 19.9, (1, 2)), (21.0, 30.9, (8, 9))]),
+        # tracking loses seat 8 for 1.5 s: its early hold still belongs to the hunt
+        ({2: [(6, 13, "gun")], 8: [(3.5, 6, "gun"), (7.5, 13, "gun")]}, words(4, 10),
+         [(3.5, 12.9, (2, 8))]),
+        # a non-bandit raising an open hand meanwhile is not a member
+        ({3: [(10, 20, "gun")], 4: [(12, 15, "open")], 7: [(10, 20, "gun")]}, words(11, 10),
+         [(10.0, 19.9, (3, 7))]),
+    ],
+)
+def test_find_hunts(poses, speech, expected) -> None:
+    found = find_hunts(series(poses), speech, n_seats=10)
+    got = [(round(h.start, 1), round(h.end, 1), h.members) for h in found]
+    assert got == expected
+
+
+def test_vision_only_hunts_have_half_confidence() -> None:
+    found = find_hunts(series({3: [(10, 20, "gun")]}), None, n_seats=10)
+    assert [(h.members, h.confidence) for h in found] == [((3,), 0.5)]
+
+
+def test_given_hunt_reads_members_from_the_poses() -> None:
+    s = series({3: [(10, 20, "gun")], 4: [(10, 12, "gun")], 7: [(9, 21, "gun")]})
+    assert given_hunts(s, [(10.0, 20.0)]) == [HuntSpan(10.0, 20.0, (3, 7), 1.0, "given")]
+
+
+def n(seat, start, end, value, confidence=0.9):
+    return NumberRecord(seat=seat, start=start, end=end, value=value, confidence=confidence)
+
+
+@pytest.mark.parametrize(
+    ("numbers", "expected"),
+    [
+        ([n(4, 30, 32, 7)], [(4, 7)]),
+        # a flicker to another value inside one showing: the value held longest wins
+        ([n(4, 30, 32, 7), n(4, 32.2, 32.5, 2), n(4, 32.6, 34, 7)], [(4, 7)]),
+        # two leaders, one after the other: two checks
+        ([n(4, 30, 32, 7), n(9, 40, 42, 3)], [(4, 7), (9, 3)]),
+        # numbers inside a hunt are not checks
+        ([n(4, 12, 14, 2)], []),
+    ],
+)
+def test_find_checks(numbers, expected) -> None:
+    hunts = [HuntSpan(10, 20, (3, 7), 1.0, "found")]
+    assert [(c.seat, c.value) for c in find_checks(numbers, hunts)] == expected
+
+
+def test_given_check_without_a_number_is_unreadable() -> None:
+    s = series({4: [(30, 33, "count")], 5: []})
+    (check,) = given_checks([], [(29.0, 34.0)], s)
+    assert (check.seat, check.value, check.confidence) == (4, None, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("12.0-30.5", [(12.0, 30.5)]), ("40-55, 12-30.5", [(12.0, 30.5), (40.0, 55.0)]),
+     ("", [])],
+)
+def test_parse_spans(text, expected) -> None:
+    assert parse_spans(text, "--hunts") == expected
+
+
+@pytest.mark.parametrize("text", ["12", "a-b", "30-12", "-3-4", "1-2-3"])
+def test_parse_spans_rejects(text) -> None:
+    with pytest.raises(InputError, match="--hunts"):
+        parse_spans(text, "--hunts")
+
+
+@pytest.mark.parametrize(
+    ("gap", "rejoin", "hunts"), [(2.0, 0.0, 1), (1.0, 2.0, 1), (1.0, 1.0, 2)]
+)
+def test_config_joins_holds(gap, rejoin, hunts) -> None:
+    s = series({3: [(10, 14, "gun"), (15.5, 20, "gun")]})
+    assert len(find_hunts(s, None, 10, FinderConfig(gap=gap, rejoin=rejoin))) == hunts
