@@ -5,7 +5,6 @@ verdict against the clip's ground truth, confirm, the record, a kill and ``--res
 from __future__ import annotations
 
 import json
-import os
 import signal
 import socket
 import subprocess
@@ -24,9 +23,6 @@ from mafiavision.rules.script import Script
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_videos"
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 pytestmark = pytest.mark.slow
 
@@ -114,11 +110,8 @@ def expected_hit(truth: dict) -> int | None:
     return hunt["target"] if hunt["verdict"] == "hit" else None
 
 
-def test_sample_hunt_confirmed_in_the_browser_then_kill_and_resume(tmp_path, lives) -> None:
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"{CHROMIUM} not installed (Debian package chromium)")
-    from playwright.sync_api import sync_playwright
-
+def test_sample_hunt_confirmed_in_the_browser_then_kill_and_resume(tmp_path, lives,
+                                                                  browser) -> None:
     video, truth = clip("kharkiv_hit_ru")
     record = tmp_path / "game.jsonl"
     record_at_hunt(record, truth)
@@ -126,23 +119,21 @@ def test_sample_hunt_confirmed_in_the_browser_then_kill_and_resume(tmp_path, liv
             "--record", str(record), "--resume"]
     live = Live(tmp_path / "live1.log", *args)
     lives.append(live)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        page = browser.new_page(viewport={"width": 390, "height": 844})
-        page.goto(live.url)
-        expect(page.locator("#step-label")).to_contain_text("mafia goes hunting")
-        card = wait_for_card(live, CARD_WAIT)
-        # The verdict equals the ground truth (a hit on the seat all members shot).
-        assert card["hit"] == expected_hit(truth), (card["summary"], live.state()["source"])
-        expect(page.locator("#card-summary")).to_have_text(
-            f"mafia: hit on seat {expected_hit(truth)}", timeout=5000)
-        expect(page.locator("#card-members .member")).to_have_count(3)
-        expect(page.locator("#card-members img.strip")).to_have_count(3)
-        if card["questions"]:
-            pytest.fail(f"the clean hit asked the moderator: {card['questions']}")
-        page.click("#confirm")
-        expect(page.locator("#step-label")).to_contain_text("checks")
-        browser.close()
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(live.url)
+    expect(page.locator("#step-label")).to_contain_text("mafia goes hunting")
+    card = wait_for_card(live, CARD_WAIT)
+    # The verdict equals the ground truth (a hit on the seat all members shot).
+    assert card["hit"] == expected_hit(truth), (card["summary"], live.state()["source"])
+    expect(page.locator("#card-summary")).to_have_text(
+        f"mafia: hit on seat {expected_hit(truth)}", timeout=5000)
+    expect(page.locator("#card-members .member")).to_have_count(3)
+    expect(page.locator("#card-members img.strip")).to_have_count(3)
+    if card["questions"]:
+        pytest.fail(f"the clean hit asked the moderator: {card['questions']}")
+    page.click("#confirm")
+    expect(page.locator("#step-label")).to_contain_text("checks")
+    page.close()
     # Confirmed means written: the record's last line is the hunt, with its evidence.
     last = json.loads(record.read_text().splitlines()[-1])
     assert last["action"] == "hunt"
