@@ -448,6 +448,7 @@ class LiveSession:
                 "roles": list(self.rules.role_titles()),
                 "misses": {t.name: state.misses_of(t.name) for t in self.rules.bandit_teams()},
                 "checks": [f"seat {c.seat} → {c.target}: {'yes' if c.answer else 'no'}"
+                           if c.target is not None else f"seat {c.seat}: no number shown"
                            for c in state.checks],
                 "speaking_order": list(state.speakers),
                 "candidates": list(state.candidates),
