@@ -27,7 +27,7 @@ import numpy as np
 
 from mafiavision import rules as r
 from mafiavision.night import arbiter
-from mafiavision.night.capture import Capture
+from mafiavision.night.capture import COUNT_FRAMES, STRIP_FRAMES, STRIP_SPAN, Capture
 from mafiavision.night.cards import Card
 from mafiavision.night.listener import windows_from_taps
 from mafiavision.night.script import Step, current_step
@@ -237,8 +237,8 @@ class LiveSession:
                 frame_numbers=capture.frame_indices,
             ), self.config)
             self._card = self._new_card(verdict, choices=step.called,
-                                        evidence=frozenset(s for f in verdict.findings
-                                                           for s in [f.seat] if f.shots))
+                                        evidence=frozenset(s for s in step.seats
+                                                           if capture.crops.get(s)))
             if self._ready_at is not None and self.listener is not None:
                 # From the count's end to this card, on the audio's clock.
                 self.card_latency.append((self.listener.t or 0.0) - self._ready_at)
@@ -475,10 +475,15 @@ class LiveSession:
         if not isinstance(card.reading, arbiter.HuntVerdict):
             return None
         finding = next((f for f in card.reading.findings if f.seat == seat), None)
-        if finding is None or not finding.shots:
+        if finding is None:
             return None
-        strips = [np.concatenate(capture.strip(seat, s.t), axis=1)
-                  for s in finding.shots if capture.strip(seat, s.t)]
+        # Around each shot; without a shot, over the whole count (did he squeeze?).
+        spans = [(s.t - STRIP_SPAN, s.t + STRIP_SPAN, STRIP_FRAMES) for s in finding.shots]
+        windows = card.reading.windows
+        if not spans and windows:
+            spans = [(windows[0].start, windows[-1].end, COUNT_FRAMES)]
+        tiles = [capture.strip(seat, a, b, n) for a, b, n in spans]
+        strips = [np.concatenate(t, axis=1) for t in tiles if t]
         if not strips:
             return None
         width = max(s.shape[1] for s in strips)
