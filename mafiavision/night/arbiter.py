@@ -294,7 +294,7 @@ def _finding(
     shot = shots[0]
     where = locate(shot.t, hunt.windows, hunt.between_gap, hunt.word_ends, config)
     confidence = min(shot.confidence, where.window_confidence, where.margin, cap)
-    if where.doubt:
+    if where.doubt and hunt.windows:  # without any window one question covers every shot
         doubts.append(where.doubt)
     if shot.confidence < config.sure:
         doubts.append(f"seat {seat}'s shot at {shot.t:.2f} s is weak "
@@ -302,7 +302,7 @@ def _finding(
     if where.window_confidence < config.sure and where.doubt is None:
         doubts.append(f"the timing of the numbers around {shot.t:.2f} s is uncertain "
                       f"({where.window_confidence:.0%})")
-    if where.margin < config.sure:
+    if where.margin < config.sure and where.doubt is None:
         doubts.append(f"seat {seat}'s shot at {shot.t:.2f} s is close to the boundary "
                       "between two numbers")
     if where.between:
