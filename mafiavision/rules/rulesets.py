@@ -100,6 +100,16 @@ class NoEliminationRule(_Model):
     winner: str
 
 
+class Timers(_Model):
+    """Speaking times in seconds for the moderator's screen (None: the text gives none)."""
+
+    meeting: int | None = Field(None, ge=1, description="Night zero: a bandit group's meeting.")
+    greeting: int | None = Field(None, ge=1, description="A greeting-round speech (day zero).")
+    discussion: int | None = Field(None, ge=1, description="A day speech.")
+    defence: int | None = Field(None, ge=1, description="A shoot-out defence speech.")
+    last_word: int | None = Field(None, ge=1, description="A removed player's last word.")
+
+
 class RuleSet(_Model):
     """A complete rule set. Built-in ones: :data:`BUILTIN_NAMES`; see docs/rules.md."""
 
@@ -157,6 +167,7 @@ class RuleSet(_Model):
         "table",
         description="'All leave?' passes with yes from more than half the table / the votes cast.",
     )
+    timers: Timers = Field(default_factory=Timers, description="Speaking times in seconds.")
     citations: dict[str, str] = Field(
         default_factory=dict, description="Option -> RULES.md paragraph and seed file."
     )

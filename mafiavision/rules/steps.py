@@ -34,6 +34,7 @@ class Step:
     team: str | None = None
     candidate: int | None = None
     text: str = ""
+    seconds: int | None = None  # the rule set's speaking time for this step, if any
 
 
 def next_step(rules: RuleSet, s: GameState) -> Step:
@@ -56,19 +57,35 @@ def next_step(rules: RuleSet, s: GameState) -> Step:
             "check": f"night {s.night}: the {team.leader} (seat {_list(seats)}) checks",
         }
         return Step(
-            s.phase, kinds.get(step.kind, Check.kind), seats, team.name, text=texts[step.kind]
+            s.phase,
+            kinds.get(step.kind, Check.kind),
+            seats,
+            team.name,
+            text=texts[step.kind],
+            seconds=rules.timers.meeting if step.kind == "meet" else None,
         )
     if s.phase == Phase.LAST_WORDS:
         seat = s.last_words[0]
         when = f"morning after night {s.night}" if s.then == "start_day" else f"day {s.day}"
         cause = s.removed[[r.seat for r in s.removed].index(seat)].cause.value
-        return Step(s.phase, LastWord.kind, (seat,), text=f"{when}: seat {seat} {cause}, last word")
+        return Step(
+            s.phase,
+            LastWord.kind,
+            (seat,),
+            text=f"{when}: seat {seat} {cause}, last word",
+            seconds=rules.timers.last_word,
+        )
     if s.phase == Phase.SPEECHES:
         seat = s.speakers[0]
         label = "extra round" if s.extra_round else str(s.round)
         may = " (may nominate)" if s.round == RoundKind.DISCUSSION else ""
+        assert s.round is not None
         return Step(
-            s.phase, Speech.kind, (seat,), text=f"day {s.day}, {label}: seat {seat} speaks{may}"
+            s.phase,
+            Speech.kind,
+            (seat,),
+            text=f"day {s.day}, {label}: seat {seat} speaks{may}",
+            seconds=getattr(rules.timers, s.round.value),
         )
     if s.phase == Phase.VOTING:
         candidate = s.ballot[0]

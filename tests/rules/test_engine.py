@@ -21,7 +21,7 @@ from mafiavision.rules import (
 )
 from mafiavision.rules.errors import GameOver, NotAllowed, NotYourTurn, PlayerOut, WrongPhase
 from mafiavision.rules.script import Script
-from mafiavision.rules.state import Cause
+from mafiavision.rules.state import Cause, RoundKind
 from tests.rules.helpers import DEALS, play, rules, to_discussion
 
 # ------------------------------------------------------------------ any time
@@ -203,3 +203,29 @@ def test_next_step_tells_the_phase_and_who_acts() -> None:
 
 def test_shot_kinds_round_trip() -> None:
     assert {k.value for k in ShotKind} == {"shot", "no_shot", "between", "multiple", "not_seen"}
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("kharkiv", {"meet": 60, "greeting": 60, "discussion": 30, "defence": 30, "last": 30}),
+        ("romanian", {"meet": None, "discussion": 60, "defence": 30, "last": 60}),
+    ],
+)
+def test_next_step_gives_the_speaking_time(name: str, expected: dict[str, int | None]) -> None:
+    p = play(name)
+    seen = {"meet": p.game.next_step().seconds}
+    p.until(lambda s: s.action == "speech")
+    if p.game.state.round == RoundKind.GREETING:
+        seen["greeting"] = p.game.next_step().seconds
+    to_discussion(p)
+    seen["discussion"] = p.game.next_step().seconds
+    first, second = p.game.state.speakers[:2]
+    p.nominate(first, 3)
+    p.nominate(second, 5)
+    p.vote({3: {1, 2}, 5: {8, 9}})
+    seen["defence"] = p.game.next_step().seconds
+    p.vote({3: {1, 2, 4}})
+    assert p.game.next_step().action == "last_word"
+    seen["last"] = p.game.next_step().seconds
+    assert seen == expected

@@ -1,4 +1,6 @@
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mafiavision.rules.actions import MemberShot, ShotKind
 from mafiavision.rules.errors import NotAllowed, PlayerOut
@@ -67,3 +69,27 @@ def test_verdict_description() -> None:
     assert HuntVerdict("mafia", 7).describe() == "mafia: hit on seat 7"
     miss = HuntVerdict("mafia", None, MissReason.BETWEEN, (5,))
     assert miss.describe() == "mafia: miss (between: seat 5)"
+
+
+observations = st.lists(
+    st.tuples(st.sampled_from(list(ShotKind)), st.integers(1, 10)), min_size=1, max_size=4
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(observed=observations, out=st.frozensets(st.integers(1, 10), max_size=4))
+def test_hit_exactly_when_all_shoot_the_same_living_seat(
+    observed: list[tuple[ShotKind, int]], out: frozenset[int]
+) -> None:
+    shots = [
+        MemberShot(seat=20 + i, kind=kind, target=target if kind == ShotKind.SHOT else None)
+        for i, (kind, target) in enumerate(observed)
+    ]
+    verdict = resolve_hunt("m", shots, out)
+    targets = {s.target for s in shots}
+    clean = all(s.kind == ShotKind.SHOT for s in shots)
+    should_hit = clean and len(targets) == 1 and not targets & out
+    assert verdict.hit is should_hit
+    assert (verdict.reason is None) is should_hit
+    if not should_hit:
+        assert verdict.seats  # a miss always names who (or what) caused it

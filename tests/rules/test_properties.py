@@ -209,10 +209,9 @@ def play_randomly(ruleset: RuleSet, seed: int, path: Path) -> Game:
             action = legal_move(game, rng)
         after = game.push(action)
         assert_possible(game)
-        if rng.random() < 0.2:  # undo must restore the exact state; then redo
-            assert game.pop() == action
-            assert game.state == before
-            assert game.push(action) == after
+        assert game.pop() == action  # undo after every action restores the exact state
+        assert game.state == before
+        assert game.push(action) == after
     return game
 
 

@@ -5,8 +5,26 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from mafiavision.rules import Action, Deal, Game, Hunt, MemberShot, ShotKind, Vote
+from mafiavision.rules import (
+    Action,
+    AllLeaveVote,
+    Annul,
+    Check,
+    Deal,
+    Disqualify,
+    Game,
+    Hunt,
+    LastWord,
+    LeaderShown,
+    Meet,
+    MemberShot,
+    ShotKind,
+    Speech,
+    Vote,
+)
 from mafiavision.rules.record import (
     ActionEntry,
     Evidence,
@@ -16,6 +34,7 @@ from mafiavision.rules.record import (
     RecordVisitor,
     RecordWriter,
     UndoEntry,
+    action_from_json,
     action_to_json,
     read_header,
     read_record,
@@ -199,3 +218,36 @@ def test_frozensets_are_written_sorted() -> None:
         "action": "vote",
         "args": {"candidate": 3, "voters": [1, 5, 9]},
     }
+
+
+seats = st.integers(1, 12)
+voter_sets = st.frozensets(seats, max_size=5)
+shots = st.builds(
+    lambda seat, kind, target: MemberShot(
+        seat=seat, kind=kind, target=target if kind == ShotKind.SHOT else None
+    ),
+    seats,
+    st.sampled_from(list(ShotKind)),
+    seats,
+)
+actions = st.one_of(
+    st.builds(Hunt, team=st.sampled_from(["mafia", "black"]), shots=st.tuples(shots, shots)),
+    st.builds(Vote, candidate=seats, voters=voter_sets),
+    st.builds(AllLeaveVote, yes=voter_sets, no=voter_sets),
+    st.builds(Speech, seat=seats, nominee=st.none() | seats),
+    st.builds(Check, seat=seats, target=st.none(), answer=st.none()),
+    st.builds(Check, seat=seats, target=seats, answer=st.booleans()),
+    st.builds(Meet, team=st.just("mafia"), orders=st.lists(seats, max_size=3).map(tuple)),
+    st.builds(Deal, roles=st.lists(st.sampled_from(["don", "civilian"]), max_size=3).map(tuple)),
+    st.builds(Disqualify, seat=seats),
+    st.builds(LastWord, seat=seats),
+    st.builds(LeaderShown, seat=seats),
+    st.just(Annul()),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(action=actions)
+def test_every_action_survives_the_json_round_trip(action: Action) -> None:
+    line = json.loads(json.dumps(action_to_json(action)))
+    assert action_from_json(line["action"], line["args"]) == action
