@@ -74,10 +74,6 @@ class Capture:
         with self._lock:
             self.closed = True
 
-    @property
-    def last_time(self) -> float | None:
-        return self.frame_times[-1] if self.frame_times else None
-
     def seen(self, start: float | None = None, end: float | None = None) -> dict[int, float]:
         """The share of the frames in [start, end] (default: all) in which each seat's hand was
         found (a hunt counts from its first number to its last: hands go up as it begins)."""

@@ -81,7 +81,6 @@ class LiveStatus:
 @dataclass
 class _Latest:
     image: np.ndarray | None = None
-    index: int = -1
     seen: set[int] = field(default_factory=set)
     last_shot: dict[int, float] = field(default_factory=dict)
 
@@ -183,9 +182,6 @@ class Pipeline:
                 if now - t <= SHOT_SHOWN:
                     states[seat] = "shot"
             return states
-
-    def active(self) -> tuple[int, ...]:
-        return self._active
 
     def clock(self) -> float | None:
         """Now on the input's clock: the latest frame's time advanced by the wall clock."""
@@ -302,7 +298,6 @@ class Pipeline:
             capture.add_frame(frame.t, frame.index, seen, crops, shots, numbers)
         with self._lock:
             self._latest.image = frame.image
-            self._latest.index = frame.index
             self._latest.seen = seen | {s for s, obs in hands.items() if obs}
             for shot in shots:
                 self._latest.last_shot[shot.seat] = shot.t
