@@ -40,14 +40,15 @@ def hunt_clips(folder: Path, only: str | None) -> list[Path]:
     return clips
 
 
-def bench_fps(clip: Path, model: str) -> dict[str, float]:
+def bench_fps(clip: Path, model: str, workers: int) -> dict[str, float]:
     from mafiavision.night.capture import Capture
     from mafiavision.night.live import build_pipeline
 
     truth = json.loads(clip.with_name(clip.stem + ".truth.json").read_text())
     seats = truth["hunts"][0]["members"]
     table = clip.with_name(clip.stem + ".table.json")
-    pipeline = build_pipeline(table, clip, realtime=False, model=model, reopen=False)
+    pipeline = build_pipeline(table, clip, realtime=False, model=model, reopen=False,
+                              workers=workers)
     pipeline.set_active(seats)
     pipeline.attach(Capture(seats=tuple(seats)))
     times: list[float] = []
@@ -58,14 +59,15 @@ def bench_fps(clip: Path, model: str) -> dict[str, float]:
         pipeline._step(frame, paced=False)
         times.append(time.perf_counter() - a)
     total = time.perf_counter() - t0
-    pipeline._tracker.close()
+    for tracker in pipeline._trackers:
+        tracker.close()
     times.sort()
     return {"frames": len(times), "fps": len(times) / total,
             "median_ms": 1000 * statistics.median(times),
             "p95_ms": 1000 * times[int(0.95 * (len(times) - 1))]}
 
 
-def bench_latency(clip: Path, model: str) -> dict[str, object]:
+def bench_latency(clip: Path, model: str, workers: int) -> dict[str, object]:
     from mafiavision.night.live import build_listener, build_pipeline
     from mafiavision.night.session import LiveSession
     from mafiavision.rules import load_rules
@@ -80,7 +82,8 @@ def bench_latency(clip: Path, model: str) -> dict[str, object]:
         play.deal([truth["roles"][str(s)] for s in range(1, truth["seats"] + 1)])
         play.until(lambda s: s.action == "hunt")  # night 1's first hunt: the clip's
         table = clip.with_name(clip.stem + ".table.json")
-        pipeline = build_pipeline(table, clip, realtime=True, model=model, reopen=False)
+        pipeline = build_pipeline(table, clip, realtime=True, model=model, reopen=False,
+                                  workers=workers)
         listener = build_listener(clip, None, pipeline)
         session = LiveSession(game, pipeline=pipeline, listener=listener, source_name=str(clip))
         session.start()
@@ -112,22 +115,27 @@ def main() -> int:
     parser.add_argument("--clips", type=Path, default=ROOT / "sample_videos")
     parser.add_argument("--only", default=None, help="only clips whose name contains this")
     parser.add_argument("--model", choices=("lite", "full"), default="lite")
+    parser.add_argument("--workers", type=int, choices=(1, 2), default=1)
+    parser.add_argument("--fps-only", action="store_true", help="skip the real-time runs")
     args = parser.parse_args()
     clips = hunt_clips(args.clips, args.only)
     if not clips:
         print(f"no clip with a hunt in {args.clips}", file=sys.stderr)
         return 2
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.platform()}, "
-          f"Python {platform.python_version()}; model {args.model}")
+          f"Python {platform.python_version()}; model {args.model}; workers {args.workers}; "
+          f"load average {os.getloadavg()[0]:.1f}")
     for clip in clips:
         truth = json.loads(clip.with_name(clip.stem + ".truth.json").read_text())
         v = truth["video"]
         print(f"\n{clip.name}: {v['width']}x{v['height']} @ {v['fps']} fps, "
               f"{v['duration']:.1f} s, hunters {truth['hunts'][0]['members']}")
-        f = bench_fps(clip, args.model)
+        f = bench_fps(clip, args.model, args.workers)
         print(f"  unpaced: {f['frames']} frames, {f['fps']:.1f} fps, "
               f"median {f['median_ms']:.1f} ms/frame, p95 {f['p95_ms']:.1f} ms")
-        r = bench_latency(clip, args.model)
+        if args.fps_only:
+            continue
+        r = bench_latency(clip, args.model, args.workers)
         if r.get("card") is None and "verdict" not in r:
             print("  live: no verdict card")
             continue
