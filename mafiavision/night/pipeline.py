@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -122,7 +123,8 @@ class Pipeline:
         self._latest = _Latest()
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self._last_frame_wall = self._last_processed_wall = time.monotonic()
+        self._last_frame_wall = time.monotonic()
+        self._recent: deque[float] = deque()  # wall times of the frames processed lately
         self._origin: tuple[float, float] | None = None  # (wall, frame time) of the pace
         self.status = LiveStatus()
         self._thread = threading.Thread(target=self._run, name="pipeline", daemon=True)
@@ -266,8 +268,7 @@ class Pipeline:
             self.status.lag = (now - self._origin[0]) - (frame.t - self._origin[1])
         else:
             self.status.lag = 0.0
-        gap = now - self._last_processed_wall
-        self._last_frame_wall = self._last_processed_wall = now
+        self._last_frame_wall = now
         if self.status.warning and not self.status.ended:
             self.status.warning = None
         if self._boxes is None:
@@ -303,5 +304,7 @@ class Pipeline:
                 self._latest.last_shot[shot.seat] = shot.t
         self.status.frames += 1
         self.status.t = frame.t
-        if 0 < gap < 5:
-            self.status.fps = 0.9 * self.status.fps + 0.1 / gap if self.status.fps else 1 / gap
+        self._recent.append(now)
+        while now - self._recent[0] > 1.0:
+            self._recent.popleft()
+        self.status.fps = float(len(self._recent))  # frames processed in the last second

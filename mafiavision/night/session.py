@@ -37,7 +37,8 @@ from mafiavision.ui import commands as cmd
 NUMBER_STEPS = frozenset({"meet", "check"})
 #: Seconds a raised-hand step records before its card appears.
 HAND_SECONDS = 3.0
-#: Seconds a check waits after its first steady number before the card appears.
+#: Seconds a check waits after its first number before the card appears (a second number
+#: shown at once, e.g. 1 then 2 for seat 12, joins it).
 CHECK_SETTLE = 0.5
 #: Seconds between two polls of an open capture.
 POLL_SECONDS = 0.1
@@ -192,8 +193,8 @@ class LiveSession:
         if step.kind == "leader_shown":
             return now - capture.started >= HAND_SECONDS
         if step.kind == "check":
-            sure = [n for n in capture.numbers if n.confidence >= self.config.sure]
-            return bool(sure) and now - sure[0].end >= CHECK_SETTLE
+            # The first number shown (however sure: a weak one becomes the card's question).
+            return bool(capture.numbers) and now - capture.numbers[0].end >= CHECK_SETTLE
         if step.kind == "meet":
             return len(capture.numbers) >= 2 * step.orders
         return False

@@ -161,3 +161,30 @@ def test_sample_miss_verdict_equals_truth_or_asks(tmp_path, lives, name) -> None
     card = wait_for_card(live, CARD_WAIT)
     # The verdict (hit on which seat, or miss) equals the truth, or the card asks the moderator.
     assert card["hit"] == expected_hit(truth) or card["questions"], card["summary"]
+
+
+def test_sample_checks_read_as_in_the_truth(tmp_path, lives) -> None:
+    """The Don shows one hand, then the Sheriff two: each card puts the seat shown to the
+    moderator ("Is seat 4 the Sheriff?"); his answer over HTTP goes to the record."""
+    name = "kharkiv_checks_en"
+    video, truth = clip(name)
+    record = tmp_path / "game.jsonl"
+    game = start_game(record, load_rules(truth["rules"]))
+    play = Script(game)
+    play.deal([truth["roles"][str(s)] for s in range(1, truth["seats"] + 1)])
+    play.hunt("mafia", None)  # night 1's hunt is not in this clip: a quiet one
+    game.journal.close()
+    live = Live(tmp_path / "live.log", "--video", str(video),
+                "--table", str(SAMPLES / f"{name}.table.json"), "--resume", str(record))
+    lives.append(live)
+    for check in truth["checks"]:
+        card = wait_for_card(live, CARD_WAIT)
+        assert (card["kind"], card["leader"], card["target"]) == (
+            "check", check["by"], check["shown"]), card
+        assert card["summary"].startswith(f"Is seat {check['shown']} ")
+        r = httpx.post(live.url + "api/command", json={
+            "kind": "answer_check", "card": card["id"], "target": check["shown"],
+            "answer": check["answer"]})
+        assert r.status_code == 200, r.text
+    checks = [(c.seat, c.target, c.answer) for c in replay(record).state.checks]
+    assert checks == [(c["by"], c["shown"], c["answer"]) for c in truth["checks"]]
