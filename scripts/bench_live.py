@@ -9,6 +9,8 @@ For each sample clip with a hunt (sample_videos/*.truth.json):
    microphone) through the live session, brought to the clip's hunt with the rules engine; the
    time from the count's end (the last number window closing, on the audio clock) to the
    verdict card, and whether the card's verdict equals the ground truth.
+3. **checks**: for clips with leaders' checks, the seat each check card puts to the moderator
+   against the seat shown in the ground truth.
 
 Prints the figures with the machine and the clips they ran on. Usage::
 
@@ -31,11 +33,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
-def hunt_clips(folder: Path, only: str | None) -> list[Path]:
+def hunt_clips(folder: Path, only: str | None, kind: str = "hunts") -> list[Path]:
     clips = []
     for truth in sorted(folder.glob("*.truth.json")):
         data = json.loads(truth.read_text())
-        if data.get("hunts") and (only is None or only in truth.name):
+        if data.get(kind) and (only is None or only in truth.name):
             clips.append(truth.with_name(truth.name.replace(".truth.json", ".mp4")))
     return clips
 
@@ -110,6 +112,50 @@ def bench_latency(clip: Path, model: str, workers: int) -> dict[str, object]:
             "dropped": dropped, "processed": processed}
 
 
+def bench_checks(clip: Path, model: str) -> list[str]:
+    """The clip's checks through the live session (night 1's hunt pushed quietly first): for
+    each, the card's seat against the truth; the moderator's answer is the truth's."""
+    from mafiavision.night.live import build_listener, build_pipeline
+    from mafiavision.night.session import LiveSession
+    from mafiavision.rules import load_rules
+    from mafiavision.rules.record import start_game
+    from mafiavision.rules.script import Script, quiet_action
+    from mafiavision.ui.commands import COMMAND
+
+    truth = json.loads(clip.with_name(clip.stem + ".truth.json").read_text())
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        game = start_game(Path(tmp) / "game.jsonl", load_rules(truth["rules"]))
+        play = Script(game)
+        play.deal([truth["roles"][str(s)] for s in range(1, truth["seats"] + 1)])
+        play.until(lambda s: s.action == "hunt")
+        play.push(quiet_action(game))  # night 1's hunt is not in a checks clip
+        table = clip.with_name(clip.stem + ".table.json")
+        pipeline = build_pipeline(table, clip, realtime=True, model=model, reopen=False)
+        session = LiveSession(game, pipeline=pipeline,
+                              listener=build_listener(clip, None, pipeline))
+        session.start()
+        deadline = time.monotonic() + 4 * truth["video"]["duration"] + 30
+        for check in truth["checks"]:
+            card = None
+            while time.monotonic() < deadline and card is None:
+                time.sleep(0.05)
+                card = session.view()["card"]
+            if card is None:
+                out.append(f"seat {check['by']}: no card")
+                break
+            same = card["target"] == check["shown"]
+            asks = f" (asks: {'; '.join(card['questions'])})" if card["questions"] else ""
+            out.append(f"seat {check['by']} showed {check['shown']} with {check['hands']} "
+                       f"hand(s): card '{card['summary']}' "
+                       f"{'= truth' if same else 'DIFFERS'}{asks}")
+            session.apply(COMMAND.validate_python({
+                "kind": "answer_check", "card": card["id"], "target": check["shown"],
+                "answer": check["answer"]}))
+        session.stop()
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clips", type=Path, default=ROOT / "sample_videos")
@@ -119,9 +165,6 @@ def main() -> int:
     parser.add_argument("--fps-only", action="store_true", help="skip the real-time runs")
     args = parser.parse_args()
     clips = hunt_clips(args.clips, args.only)
-    if not clips:
-        print(f"no clip with a hunt in {args.clips}", file=sys.stderr)
-        return 2
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.platform()}, "
           f"Python {platform.python_version()}; model {args.model}; workers {args.workers}; "
           f"load average {os.getloadavg()[0]:.1f}")
@@ -146,6 +189,11 @@ def main() -> int:
               f"{' (asks the moderator)' if r['asks'] else ''}; "
               f"{'equals' if r['equals_truth'] else 'DIFFERS from'} the ground truth; "
               f"{r['members_right']}/{r['members']} members read as in the truth")
+    if not args.fps_only:
+        for clip in hunt_clips(args.clips, args.only, "checks"):
+            print(f"\n{clip.name}: checks")
+            for line in bench_checks(clip, args.model):
+                print(f"  {line}")
     return 0
 
 
