@@ -34,7 +34,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from extract_handdata_landmarks import DEFAULT_CACHE, load_cache  # noqa: E402
+from extract_handdata_landmarks import DEFAULT_CACHE, DEFAULT_HANDDATA, load_cache  # noqa: E402
 
 from mafiavision.vision.fingers import default_model, finger_features  # noqa: E402
 from mafiavision.vision.gestures import (  # noqa: E402
@@ -149,13 +149,31 @@ def evaluate(data: dict[str, np.ndarray], part: str) -> None:
     )
 
 
+def evaluate_keypoints_2d(handdata: Path) -> None:
+    """Kazuhito00's real MediaPipe keypoints are 2-D only (x, y relative to the wrist): run with
+    z = 0 as a robustness check of the pose rules on another source (not a target)."""
+    path = handdata / "kazuhito00_mediapipe_keypoints" / "keypoint_static" / "keypoint.csv"
+    rows = np.loadtxt(path, delimiter=",")
+    label = rows[:, 0].astype(int)
+    xy = rows[:, 1:].reshape(-1, 21, 2)
+    world = np.concatenate([xy, np.zeros((len(xy), 21, 1))], axis=-1)
+    probs = default_model().probabilities(finger_features(world))
+    print(f"\n{path.name} (2-D only, z = 0; {len(rows)} hands): pose counts per class")
+    for cls, name in enumerate(("Open", "Close", "Pointer")):
+        poses = [classify_probabilities(p).pose for p in probs[label == cls]]
+        summary = ", ".join(f"{pose} {poses.count(pose)}" for pose in POSES if pose in poses)
+        print(f"  {name} ({len(poses)}): {summary}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    parser.add_argument("--handdata", type=Path, default=DEFAULT_HANDDATA)
     parser.add_argument("--part", choices=("eval", "fit", "all"), default="eval")
     args = parser.parse_args()
     print(f"data: {args.cache} (real MediaPipe full-model landmarks of ../shared/handdata)")
     evaluate(load_cache(args.cache), args.part)
+    evaluate_keypoints_2d(args.handdata)
 
 
 if __name__ == "__main__":

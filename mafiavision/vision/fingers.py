@@ -57,9 +57,20 @@ FEATURE_NAMES: dict[str, tuple[str, ...]] = {
 }
 
 
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cross product along the last axis (np.cross has a large per-call overhead)."""
+    ax, ay, az = a[..., 0], a[..., 1], a[..., 2]
+    bx, by, bz = b[..., 0], b[..., 1], b[..., 2]
+    return np.stack([ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx], axis=-1)
+
+
+def _norm(a: np.ndarray) -> np.ndarray:
+    return np.sqrt(np.einsum("...i,...i->...", a, a))
+
+
 def _angle(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Angle in degrees between vectors a and b along the last axis."""
-    cross = np.linalg.norm(np.cross(a, b), axis=-1)
+    cross = _norm(_cross(a, b))
     return np.degrees(np.arctan2(cross, np.sum(a * b, axis=-1)))  # stable near 0° and 180°
 
 
@@ -78,7 +89,7 @@ def joint_bends(world: np.ndarray) -> np.ndarray:
 
 def palm_size(world: np.ndarray) -> np.ndarray:
     """Wrist to middle-finger MCP distance (metres), shape (...)."""
-    return np.linalg.norm(world[..., 9, :] - world[..., 0, :], axis=-1)
+    return _norm(world[..., 9, :] - world[..., 0, :])
 
 
 def curl(world: np.ndarray) -> np.ndarray:
@@ -102,30 +113,38 @@ def finger_features(world: np.ndarray) -> FingerFeatures:
     centre = world[..., [0, 5, 9, 13, 17], :].mean(axis=-2)
 
     def dist(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return np.linalg.norm(a - b, axis=-1)[..., None]
+        return _norm(a - b)[..., None]
 
-    out: dict[str, np.ndarray] = {}
-    for f, name in enumerate(FINGERS[1:], start=1):
-        mcp, pip = world[..., _CHAINS[f, 0], :], world[..., _CHAINS[f, 1], :]
-        tip_f = world[..., _CHAINS[f, 3], :]
-        out[name] = np.concatenate(
-            [
-                bends[..., f, :],
-                dist(tip_f, wrist) / (dist(mcp, wrist) + 1e-9),
-                dist(tip_f, wrist) / (dist(pip, wrist) + 1e-9),
-                dist(tip_f, centre) / size,
-            ],
-            axis=-1,
-        )
+    tips, pips, mcps = (
+        world[..., [8, 12, 16, 20], :],
+        world[..., [6, 10, 14, 18], :],
+        world[..., [5, 9, 13, 17], :],
+    )
+    tip_wrist = _norm(tips - wrist[..., None, :])
+    per_finger = np.concatenate(  # (..., 4 fingers, 6 features)
+        [
+            bends[..., 1:, :],
+            np.stack(
+                [
+                    tip_wrist / (_norm(mcps - wrist[..., None, :]) + 1e-9),
+                    tip_wrist / (_norm(pips - wrist[..., None, :]) + 1e-9),
+                    _norm(tips - centre[..., None, :]) / size,
+                ],
+                axis=-1,
+            ),
+        ],
+        axis=-1,
+    )
+    out: dict[str, np.ndarray] = {name: per_finger[..., f, :] for f, name in enumerate(FINGERS[1:])}
     tip = world[..., 4, :]
-    normal = np.cross(world[..., 5, :] - wrist, world[..., 17, :] - wrist)
-    normal /= np.linalg.norm(normal, axis=-1, keepdims=True) + 1e-9
+    normal = _cross(world[..., 5, :] - wrist, world[..., 17, :] - wrist)
+    normal /= _norm(normal)[..., None] + 1e-9
     out_of_palm = np.abs(np.sum((tip - wrist) * normal, axis=-1, keepdims=True)) / size
     out["thumb"] = np.concatenate(
         [
             bends[..., 0, 1:],
-            np.linalg.norm(tip - world[..., 5, :], axis=-1)[..., None] / size,
-            np.linalg.norm(tip - world[..., 17, :], axis=-1)[..., None] / size,
+            dist(tip, world[..., 5, :]) / size,
+            dist(tip, world[..., 17, :]) / size,
             out_of_palm,
             dist(tip, world[..., 9, :]) / size,
             _angle(tip - world[..., 2, :], world[..., 8, :] - world[..., 5, :])[..., None],
@@ -138,7 +157,9 @@ def finger_features(world: np.ndarray) -> FingerFeatures:
 
 @dataclass(frozen=True)
 class FingerModel:
-    """Logistic models, one per finger: p(extended) = σ(w · (x − mean) / std + b)."""
+    """Logistic models, one per finger over its own features: p(extended) = σ(w · (x − mean) / std
+    + b). (Models reading the whole hand's features scored higher on the photos but read
+    MediaPipe's real thumb_up hand as "ring extended": rejected.)"""
 
     mean: dict[str, np.ndarray]
     std: dict[str, np.ndarray]
@@ -173,7 +194,7 @@ class FingerModel:
 
         for name in FINGERS:
             if list(data[name]["features"]) != list(FEATURE_NAMES[name]):  # type: ignore[call-overload]
-                raise ValueError(f"thresholds.json: {name} features differ from FEATURE_NAMES")
+                raise ValueError(f"thresholds.json: {name} features differ from the code's")
         return cls(
             mean={n: arr(n, "mean") for n in FINGERS},
             std={n: arr(n, "std") for n in FINGERS},
@@ -188,6 +209,7 @@ def fitted_thresholds(path: Path = THRESHOLDS_PATH) -> dict[str, object]:
     return json.loads(path.read_text())
 
 
+@cache
 def default_model() -> FingerModel:
     return FingerModel.from_json(fitted_thresholds()["fingers"])  # type: ignore[arg-type]
 

@@ -6,8 +6,8 @@ a tiny photo, is missed. :class:`PhotoHandDetector` therefore
 * upscales small images (shorter side below ``min_side``) by an integer factor, and
 * while fewer than ``max_hands`` hands are found, runs further passes: the image inside a
   replicated border (a hand that fills the photo is often missed), square windows sliding along
-  a long image, and on a large image 3×3 overlapping half-size tiles (small hands); a hand
-  overlapping one already found is dropped.
+  a long image, and on large images overlapping half- and quarter-size tiles (small hands); a
+  hand overlapping one already found is dropped.
 
 Landmarks are returned normalised to the *original* image, bounding boxes in its pixels.
 """
@@ -163,8 +163,9 @@ class PhotoHandDetector:
 
         Passes, each only while fewer than ``max_hands`` hands are found (every pass also tries
         the view inside a padded border): the whole (upscaled) image; square windows of the
-        short side sliding along a long image (two hands side by side); on a large image,
-        half-size windows on a 3×3 grid (small hands).
+        short side sliding along a long image (two hands side by side); on a large image
+        (long side ≥ ``tile_above``), half-size tiles on a 3×3 grid, and on a very large one
+        (≥ 2 × ``tile_above``) quarter-size tiles on a 7×7 grid (small hands).
         """
         import cv2
 
@@ -186,11 +187,13 @@ class PhotoHandDetector:
             steps = int(np.ceil(max(wh, ww) / (side / 2))) - 1
             for k in np.linspace(0, max(wh, ww) - side, steps + 1).astype(int):
                 windows.append((k, 0, side, side) if ww > wh else (0, k, side, side))
-        if max(wh, ww) >= self.tile_above:
-            th, tw = wh // 2, ww // 2
-            windows += [
-                (x0, y0, tw, th) for y0 in (0, th // 2, wh - th) for x0 in (0, tw // 2, ww - tw)
-            ]
+        for level in (2, 4):  # tiles of 1/2, then 1/4 of each side, overlapping by half
+            if max(wh, ww) < self.tile_above * level / 2:
+                break
+            th, tw = wh // level, ww // level
+            starts_y = np.linspace(0, wh - th, 2 * level - 1).astype(int)
+            starts_x = np.linspace(0, ww - tw, 2 * level - 1).astype(int)
+            windows += [(int(x0), int(y0), tw, th) for y0 in starts_y for x0 in starts_x]
         for x0, y0, w, h in windows:
             if len(hands) >= self.max_hands:
                 break

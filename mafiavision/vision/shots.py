@@ -110,21 +110,20 @@ class ShotDetector:
     def reset(self) -> None:
         """Forget the baseline and any squeeze in progress (e.g. a new night phase)."""
         self._raw: deque[tuple[float, np.ndarray]] = deque()
-        self._worlds: deque[tuple[float, np.ndarray]] = deque()  # landmarks of the baseline
-        self._quiet: deque[tuple[float, np.ndarray]] = deque()
+        # the baseline's quiet frames: time, smoothed curls, world landmarks
+        self._quiet: deque[tuple[float, np.ndarray, np.ndarray]] = deque()
         self._squeeze: _Squeeze | None = None
         self._last_seen: float | None = None
 
     def _restart(self) -> None:
         self._raw.clear()
-        self._worlds.clear()
         self._quiet.clear()
         self._squeeze = None
 
     def _baseline(self) -> tuple[np.ndarray, float, float]:
         """Baseline per finger, the index+middle threshold and the per-finger minimum rise."""
         cfg = self.config
-        history = np.array([v for _, v in self._quiet])
+        history = np.array([v for _, v, _ in self._quiet])
         baseline = np.median(history, axis=0)
         spread = 1.4826 * np.median(np.abs(history - baseline), axis=0)
         pair = history[:, 0] + history[:, 1]
@@ -137,7 +136,7 @@ class ShotDetector:
         baseline frames): a squeeze of a hand that was not showing them is not the gun's."""
         if not self.config.require_extended:
             return True
-        worlds = [w for _, w in self._worlds]
+        worlds = [w for _, _, w in self._quiet]
         picks = np.stack(worlds[:: max(1, len(worlds) // 8)])
         p = np.median(finger_probabilities(picks), axis=0)
         return bool(p[1] > 0.5 and p[2] > 0.5)
@@ -151,7 +150,6 @@ class ShotDetector:
             return []  # no fresh landmarks (a held observation repeats the last ones)
         self._last_seen = t
         self._raw.append((t, curl(obs.world)[1:]))  # index, middle, ring, pinky
-        self._worlds.append((t, obs.world))
         while self._raw[0][0] <= t - cfg.smooth:
             self._raw.popleft()
         value = np.mean([v for _, v in self._raw], axis=0)
@@ -159,17 +157,15 @@ class ShotDetector:
         if squeeze is None:
             while self._quiet and self._quiet[0][0] < t - cfg.baseline_window:
                 self._quiet.popleft()
-            while self._worlds and self._worlds[0][0] < t - cfg.baseline_window:
-                self._worlds.popleft()
             if not self._quiet or self._quiet[-1][0] - self._quiet[0][0] < cfg.min_baseline:
-                self._quiet.append((t, value))
+                self._quiet.append((t, value, obs.world))
                 return []
             baseline, on, each = self._baseline()
             rise = value - baseline
             if rise[0] + rise[1] >= on and self._held_extended():
                 self._squeeze = _Squeeze(t, baseline, on, each, t, float(rise[0] + rise[1]), rise)
             else:
-                self._quiet.append((t, value))
+                self._quiet.append((t, value, obs.world))
             return []
         rise = value - squeeze.baseline
         total = float(rise[0] + rise[1])
@@ -181,7 +177,7 @@ class ShotDetector:
         if total > cfg.release_frac * squeeze.peak:
             return []
         self._squeeze = None
-        self._quiet.append((t, value))
+        self._quiet.append((t, value, obs.world))
         return self._judge(squeeze, t)
 
     def _judge(self, squeeze: _Squeeze, end: float) -> list[ShotEvent]:
