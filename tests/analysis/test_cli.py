@@ -63,3 +63,17 @@ def test_table_with_other_seat_count_than_the_rules(clip: Path) -> None:
                "triad", "--out", str(clip.parent / "out"))
     assert proc.returncode == 2
     assert "table.json: 10 seats, but triad is played by 12" in proc.stderr
+
+
+def test_analyze_prints_the_report_path(clip: Path) -> None:
+    from tests.analysis.media_files import truncated
+
+    short = truncated(clip, clip.parent / "short.mkv", keep=0.3)
+    out = clip.parent / "out-ok"
+    proc = run("analyze", str(short), "--table", str(clip.parent / "table.json"), "--rules",
+               "kharkiv", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == str(out / "report.html")
+    assert (out / "events.json").exists()
+    assert "short.mkv" in proc.stderr  # the progress bar
+    assert "Traceback" not in proc.stderr
