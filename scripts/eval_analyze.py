@@ -5,7 +5,8 @@ Runs the analysis of every ``sample_videos/*.mp4`` that has a ``.truth.json`` (t
 ``analyze-batch`` on a local Dask cluster) and prints, per clip and in total: hunts found with
 the right members, hunt verdicts equal to the truth (outcome, target and every member's
 observation), checks equal to the truth (leader and number), shot recall and precision (same seat,
-deepest point within ±0.25 s) and the onset error of the number windows.
+deepest point within ±0.25 s) and the onset error of the number windows (against the nearest
+spoken word of the same number).
 
     python scripts/eval_analyze.py [--clips 'sample_videos/*.mp4'] [--workers 2] [--keep DIR]
 """
@@ -50,9 +51,9 @@ def compare(events, truth: dict) -> dict[str, float]:
               for seat, peak in real)
     true_found = sum(any(s == seat and abs(t - peak) <= SHOT_TOLERANCE for seat, peak in real)
                      for s, t in found)
-    onsets = {w["number"]: w["onset"] for w in truth["words"] if w["kind"] == "number"}
-    errors = [abs(w.onset - onsets[w.seat]) for h in events.hunts for w in h.windows
-              if w.seat in onsets]
+    onsets = [(w["number"], w["onset"]) for w in truth["words"] if w["kind"] == "number"]
+    errors = [min(abs(w.onset - t) for n, t in onsets if n == w.seat)
+              for h in events.hunts for w in h.windows if any(n == w.seat for n, _ in onsets)]
     return {
         "hunts": len(want_hunts), "hunts_found": members, "extra_hunts":
         max(0, len(events.hunts) - len(want_hunts)), "verdicts": verdicts,
