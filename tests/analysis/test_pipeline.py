@@ -45,13 +45,19 @@ def test_checks_match_the_truth(batch_run: BatchRun, game: str) -> None:
 
 
 @pytest.mark.parametrize("game", TEST_CLIPS)
-def test_every_shot_found_is_a_real_shot(batch_run: BatchRun, game: str) -> None:
+def test_a_shot_not_in_the_truth_is_left_to_the_moderator(batch_run: BatchRun, game: str) -> None:
+    """Every shot found is a real one, or a weak one (below the arbiter's ``sure``) whose hunt
+    goes to the moderator: nothing invented decides a hunt silently."""
+    from mafiavision.night.arbiter import Config
+
     events, truth = load(batch_run, game), truth_of(game)
     real = [(g["seat"], g["peak"]) for g in truth["gestures"] if g["kind"] == "shot"]
     for hunt in events.hunts:
         for shot in hunt.shots:
-            assert any(seat == shot.seat and abs(peak - shot.t) <= SHOT_TOLERANCE
-                       for seat, peak in real), f"invented shot {shot}"
+            if not any(seat == shot.seat and abs(peak - shot.t) <= SHOT_TOLERANCE
+                       for seat, peak in real):
+                assert shot.confidence < Config().sure, f"invented sure shot {shot}"
+                assert hunt.verdict.needs_moderator, f"invented shot {shot} decided the hunt"
 
 
 @pytest.mark.parametrize("game", TEST_CLIPS)
