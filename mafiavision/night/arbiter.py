@@ -26,10 +26,12 @@ How a member's shots become an observation (``Config`` holds every threshold):
   number). The confidence is the least of the shot's, the window's and a margin factor that
   falls from 1 to 0.5 as *t* comes within ``doubt_band`` of one of those decision thresholds.
 
-The group hits seat *k* when every living member's observation is a shot on *k*. Otherwise it is
-a miss, and each member gets a reason: ``no shot``, ``another number`` (a shot on a number other
-than the one most members agreed on; all of them when no number has a strict majority),
-``between numbers``, ``two shots``, ``hand not seen``.
+The group hits seat *k* when every living member's observation is a shot on *k*
+(the rules engine's ``resolve_hunt``); a miss that only missing shots make, while the others
+agree on one number, is asked about (an undetected squeeze would turn it into a hit). Otherwise
+it is a miss, and each member gets a reason: ``no shot``, ``another number`` (a shot on a
+number other than the one most members agreed on; all of them when no number has a strict
+majority), ``between numbers``, ``two shots``, ``hand not seen``.
 """
 
 from __future__ import annotations
@@ -292,7 +294,7 @@ def _finding(
     shot = shots[0]
     where = locate(shot.t, hunt.windows, hunt.between_gap, hunt.word_ends, config)
     confidence = min(shot.confidence, where.window_confidence, where.margin, cap)
-    if where.doubt:
+    if where.doubt and hunt.windows:  # without any window one question covers every shot
         doubts.append(where.doubt)
     if shot.confidence < config.sure:
         doubts.append(f"seat {seat}'s shot at {shot.t:.2f} s is weak "
@@ -300,7 +302,7 @@ def _finding(
     if where.window_confidence < config.sure and where.doubt is None:
         doubts.append(f"the timing of the numbers around {shot.t:.2f} s is uncertain "
                       f"({where.window_confidence:.0%})")
-    if where.margin < config.sure:
+    if where.margin < config.sure and where.doubt is None:
         doubts.append(f"seat {seat}'s shot at {shot.t:.2f} s is close to the boundary "
                       "between two numbers")
     if where.between:
@@ -339,6 +341,14 @@ def judge_hunt(hunt: HuntInput, config: Config | None = None) -> HuntVerdict:
             for f in findings
         ]
     questions = tuple(d for f in findings for d in f.doubts)
+    # A miss that only a member's missing shot makes (the others agree on one number) turns
+    # into a hit if that squeeze was there but not detected: the moderator looks.
+    shooters = {f.target for f in findings if f.observation is ShotKind.SHOT}
+    silent = [f.seat for f in findings if f.observation is ShotKind.NO_SHOT]
+    if hit is None and silent and len(shooters) == 1 and len(silent) < len(findings):
+        (k,) = shooters
+        questions += (f"the others shot on {k}; no shot was seen from seat "
+                      f"{', '.join(map(str, silent))}: check the strip (a hit if they shot)",)
     if not hunt.windows:
         questions = ("the count of numbers was not heard: no timing for the shots",
                      *questions)

@@ -15,8 +15,10 @@ import numpy as np
 
 #: Seconds of evidence kept on each side of a shot for the frame strip.
 STRIP_SPAN = 0.6
-#: Frames in a strip.
+#: Frames in a strip around a shot.
 STRIP_FRAMES = 7
+#: Frames in a strip over the whole count (a member without a shot).
+COUNT_FRAMES = 16
 
 
 @dataclass
@@ -72,10 +74,6 @@ class Capture:
         with self._lock:
             self.closed = True
 
-    @property
-    def last_time(self) -> float | None:
-        return self.frame_times[-1] if self.frame_times else None
-
     def seen(self, start: float | None = None, end: float | None = None) -> dict[int, float]:
         """The share of the frames in [start, end] (default: all) in which each seat's hand was
         found (a hunt counts from its first number to its last: hands go up as it begins)."""
@@ -85,11 +83,12 @@ class Capture:
         n = len(sets)
         return {seat: (sum(seat in s for s in sets) / n if n else 0.0) for seat in self.seats}
 
-    def strip(self, seat: int, t: float) -> list[np.ndarray]:
-        """Up to ``STRIP_FRAMES`` crops of ``seat`` evenly spread over ``t ± STRIP_SPAN``."""
+    def strip(self, seat: int, start: float, end: float,
+              frames: int = STRIP_FRAMES) -> list[np.ndarray]:
+        """Up to ``frames`` crops of ``seat`` evenly spread over [start, end]."""
         with self._lock:
-            near = [(ft, c) for ft, c in self.crops.get(seat, []) if abs(ft - t) <= STRIP_SPAN]
+            near = [c for ft, c in self.crops.get(seat, []) if start <= ft <= end]
         if not near:
             return []
-        picks = np.linspace(0, len(near) - 1, min(STRIP_FRAMES, len(near))).round().astype(int)
-        return [near[i][1] for i in dict.fromkeys(picks.tolist())]
+        picks = np.linspace(0, len(near) - 1, min(frames, len(near))).round().astype(int)
+        return [near[i] for i in dict.fromkeys(picks.tolist())]

@@ -36,6 +36,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--port", type=int, default=8765)
     p.add_argument("--model", choices=("lite", "full"), default="lite",
                    help="hand landmark model")
+    p.add_argument("--workers", type=int, choices=(1, 2), default=1,
+                   help="landmarker processes during a hunt (2 helps on an idle 2-core machine)")
     p.add_argument("--microphone", default=None, metavar="DEVICE",
                    help="input device for --camera (default: the system's)")
     p.add_argument("--no-audio", action="store_true",
@@ -78,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     live = build_live(
         record=record, resume=resume, rules=args.rules, table=args.table, video=args.video,
         camera=args.camera, model=args.model, microphone=args.microphone,
-        audio=not args.no_audio, host=args.host, port=args.port,
+        audio=not args.no_audio, host=args.host, port=args.port, workers=args.workers,
     )
     done = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: done.set())

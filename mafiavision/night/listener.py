@@ -69,6 +69,7 @@ class Listener:
         self.segments: list[Any] = []
         self.t: float | None = None
         self.warning: str | None = None
+        self.ended = False  # a file's audio track is over
         self._aligned: tuple[Any, ...] | None = None
         self._last_wall = time.monotonic()
         self._lock = threading.Lock()
@@ -83,7 +84,8 @@ class Listener:
         self._thread.join(timeout=5)
 
     def stalled(self) -> bool:
-        return time.monotonic() - self._last_wall > STALL_SECONDS
+        """No sound for a while from a source that has not ended."""
+        return not self.ended and time.monotonic() - self._last_wall > STALL_SECONDS
 
     def segments_since(self, since: float) -> list[Any]:
         with self._lock:
@@ -139,6 +141,7 @@ class Listener:
                 if closed is not None:
                     with self._lock:
                         self.segments.append(closed)
+                self.ended = True
                 return
             self._stop.wait(delay)
             delay = min(delay * 2, 8.0)

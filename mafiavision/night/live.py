@@ -11,6 +11,9 @@ from mafiavision.night.pipeline import Pipeline
 from mafiavision.night.session import LiveSession
 from mafiavision.ui.server import Server
 
+#: During a hunt only the hunters matter: the other seats are looked at once a second (25 fps).
+SWEEP_EVERY = 25
+
 
 @dataclass
 class Live:
@@ -31,23 +34,29 @@ def open_game(record: Path, resume: bool, rules: str) -> Any:
 
 
 def build_pipeline(table_path: Path, source: str | int | Path, *, realtime: bool, model: str,
-                   reopen: bool) -> Pipeline:
+                   reopen: bool, workers: int = 1) -> Pipeline:
+    """``workers`` 2: the hunt's landmarkers are shared with a second process (faster on an
+    otherwise idle 2-core machine; ``scripts/bench_live.py --workers 2`` measures it)."""
     from mafiavision.vision.gestures import classify_hand
     from mafiavision.vision.hands import SeatTracker
     from mafiavision.vision.numbers import NumberReader
     from mafiavision.vision.shots import ShotDetector
     from mafiavision.vision.sources import open_source
     from mafiavision.vision.table import Table
+    from mafiavision.vision.workers import ParallelSeatTracker
 
     table = Table.load(table_path)
     pipeline = Pipeline(
         lambda: open_source(source, realtime=realtime, report=pipeline.report),
         table,
-        (SeatTracker(table, model=model), SeatTracker(table, model=model, hands_per_seat=2)),
+        ((ParallelSeatTracker if workers == 2 else SeatTracker)(table, model=model,
+                                                                 sweep_every=SWEEP_EVERY),
+         SeatTracker(table, model=model, hands_per_seat=2)),
         ShotDetector,
         NumberReader,
         lambda obs: classify_hand(obs.world, obs.landmarks),
         reopen=reopen,
+        drop_late=reopen,
     )
     return pipeline
 
@@ -65,7 +74,7 @@ def build_listener(video: Path | None, microphone: str | None, pipeline: Pipelin
 
 def build_live(*, record: Path, resume: bool, rules: str, table: Path, video: Path | None,
                camera: str | None, model: str, microphone: str | None, audio: bool, host: str,
-               port: int) -> Live:
+               port: int, workers: int = 1) -> Live:
     game = open_game(record, resume, rules)
     if video is not None:
         source: str | int | Path = video
@@ -73,7 +82,7 @@ def build_live(*, record: Path, resume: bool, rules: str, table: Path, video: Pa
         assert camera is not None
         source = int(camera) if camera.isdigit() else camera
     pipeline = build_pipeline(table, source, realtime=video is not None, model=model,
-                              reopen=video is None)
+                              reopen=video is None, workers=workers)
     listener = build_listener(video, microphone, pipeline) if audio else None
     session = LiveSession(game, pipeline=pipeline, listener=listener, source_name=str(source))
     return Live(session, Server(session, host=host, port=port))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +25,9 @@ from mafiavision.night.capture import Capture
 STALL_SECONDS = 1.0
 #: Side in pixels of the evidence tiles kept per active seat and frame (the screen knows it).
 TILE = 96
+#: A camera frame more than this many seconds behind real time is skipped (a live camera's
+#: frames would be lost the same way): the screen and the verdicts stay live on a busy machine.
+MAX_LAG = 0.2
 #: Seconds a seat shows "shot" on the screen after a shot.
 SHOT_SHOWN = 1.0
 
@@ -66,9 +70,11 @@ def crop(image: np.ndarray, box: SeatBox) -> np.ndarray:
 
 @dataclass
 class LiveStatus:
-    frames: int = 0
-    t: float | None = None
-    fps: float = 0.0
+    frames: int = 0  # frames processed
+    dropped: int = 0  # frames skipped to stay at real time
+    lag: float = 0.0  # seconds the processed frames are behind real time (kept frames)
+    t: float | None = None  # the latest frame's time (processed or skipped)
+    fps: float = 0.0  # processed frames per second
     warning: str | None = None
     ended: bool = False
 
@@ -76,7 +82,6 @@ class LiveStatus:
 @dataclass
 class _Latest:
     image: np.ndarray | None = None
-    index: int = -1
     seen: set[int] = field(default_factory=set)
     last_shot: dict[int, float] = field(default_factory=dict)
 
@@ -94,9 +99,14 @@ class Pipeline:
         classify: Callable[[Any], Any],
         *,
         reopen: bool,
+        drop_late: bool,
     ) -> None:
         """``trackers``: a one-hand tracker (hunts: fast) and a two-hand one (numbers 6–10);
-        ``classify``: a hand observation → its pose (for the number readers)."""
+        ``classify``: a hand observation → its pose (for the number readers); ``reopen``: a
+        source that fails or ends is opened again (a camera); ``drop_late``: frames more than
+        ``MAX_LAG`` behind real time are skipped (a camera: stay live) — a video file keeps
+        every frame and lets the view fall behind instead (shown as a warning)."""
+        self._drop_late = drop_late
         self._open_frames = open_frames
         self._table = table
         self._trackers = trackers
@@ -114,6 +124,8 @@ class Pipeline:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._last_frame_wall = time.monotonic()
+        self._recent: deque[float] = deque()  # wall times of the frames processed lately
+        self._origin: tuple[float, float] | None = None  # (wall, frame time) of the pace
         self.status = LiveStatus()
         self._thread = threading.Thread(target=self._run, name="pipeline", daemon=True)
         self._watchdog = threading.Thread(target=self._watch, name="pipeline-watch",
@@ -172,9 +184,6 @@ class Pipeline:
                 if now - t <= SHOT_SHOWN:
                     states[seat] = "shot"
             return states
-
-    def active(self) -> tuple[int, ...]:
-        return self._active
 
     def clock(self) -> float | None:
         """Now on the input's clock: the latest frame's time advanced by the wall clock."""
@@ -240,9 +249,25 @@ class Pipeline:
             self._stop.wait(delay)
             delay = min(delay * 2, 8.0)
 
-    def _step(self, frame: Any) -> None:
+    def _behind(self, frame: Any, now: float) -> bool:
+        """Whether ``frame`` is more than ``MAX_LAG`` behind real time (then it is skipped)."""
+        if self._origin is None or frame.t < self._origin[1]:
+            self._origin = (now, frame.t)
+            return False
+        return (now - self._origin[0]) - (frame.t - self._origin[1]) > MAX_LAG
+
+    def _step(self, frame: Any, *, paced: bool = True) -> None:
         now = time.monotonic()
-        gap = now - self._last_frame_wall
+        if paced and self._behind(frame, now):
+            if self._drop_late:
+                self.status.dropped += 1
+                self.status.t = frame.t
+                self._last_frame_wall = now
+                return
+            assert self._origin is not None
+            self.status.lag = (now - self._origin[0]) - (frame.t - self._origin[1])
+        else:
+            self.status.lag = 0.0
         self._last_frame_wall = now
         if self.status.warning and not self.status.ended:
             self.status.warning = None
@@ -274,11 +299,12 @@ class Pipeline:
             capture.add_frame(frame.t, frame.index, seen, crops, shots, numbers)
         with self._lock:
             self._latest.image = frame.image
-            self._latest.index = frame.index
             self._latest.seen = seen | {s for s, obs in hands.items() if obs}
             for shot in shots:
                 self._latest.last_shot[shot.seat] = shot.t
         self.status.frames += 1
         self.status.t = frame.t
-        if 0 < gap < 5:
-            self.status.fps = 0.9 * self.status.fps + 0.1 / gap if self.status.fps else 1 / gap
+        self._recent.append(now)
+        while now - self._recent[0] > 1.0:
+            self._recent.popleft()
+        self.status.fps = float(len(self._recent))  # frames processed in the last second

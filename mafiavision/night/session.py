@@ -27,7 +27,7 @@ import numpy as np
 
 from mafiavision import rules as r
 from mafiavision.night import arbiter
-from mafiavision.night.capture import Capture
+from mafiavision.night.capture import COUNT_FRAMES, STRIP_FRAMES, STRIP_SPAN, Capture
 from mafiavision.night.cards import Card
 from mafiavision.night.listener import windows_from_taps
 from mafiavision.night.script import Step, current_step
@@ -37,7 +37,8 @@ from mafiavision.ui import commands as cmd
 NUMBER_STEPS = frozenset({"meet", "check"})
 #: Seconds a raised-hand step records before its card appears.
 HAND_SECONDS = 3.0
-#: Seconds a check waits after its first steady number before the card appears.
+#: Seconds a check waits after its first number before the card appears (a second number
+#: shown at once, e.g. 1 then 2 for seat 12, joins it).
 CHECK_SETTLE = 0.5
 #: Seconds between two polls of an open capture.
 POLL_SECONDS = 0.1
@@ -156,8 +157,17 @@ class LiveSession:
 
     def _collect_warnings(self) -> tuple[str, ...]:
         out = []
-        if self.pipeline is not None and self.pipeline.status.warning:
-            out.append(self.pipeline.status.warning)
+        if self.pipeline is not None:
+            status = self.pipeline.status
+            if status.warning:
+                out.append(status.warning)
+            total = status.frames + status.dropped
+            if total >= 50 and status.dropped > 0.3 * total:
+                out.append(f"the machine is too slow: {status.dropped / total:.0%} of the "
+                           "frames were skipped to stay live")
+            if status.lag > 1.0:
+                out.append(f"the machine is too slow: the video is {status.lag:.0f} s behind "
+                           "real time")
         if self.listener is not None:
             if self.listener.warning:
                 out.append(self.listener.warning)
@@ -176,18 +186,25 @@ class LiveSession:
             if count is None or not count.complete:
                 return False
             self._ready_at = count.closed_at
-            return True
+            return self._frames_reached(count.closed_at)
         now = self.now()
         if now is None or capture.started is None:
             return False
         if step.kind == "leader_shown":
             return now - capture.started >= HAND_SECONDS
         if step.kind == "check":
-            sure = [n for n in capture.numbers if n.confidence >= self.config.sure]
-            return bool(sure) and now - sure[0].end >= CHECK_SETTLE
+            # The first number shown (however sure: a weak one becomes the card's question).
+            return bool(capture.numbers) and now - capture.numbers[0].end >= CHECK_SETTLE
         if step.kind == "meet":
             return len(capture.numbers) >= 2 * step.orders
         return False
+
+    def _frames_reached(self, t: float | None) -> bool:
+        """Whether the camera's frames up to ``t`` were processed (the audio may run ahead of a
+        busy pipeline; judging before the frames are in would miss their shots)."""
+        if self.pipeline is None or t is None or self.pipeline.status.ended:
+            return True
+        return (self.pipeline.status.t or float("-inf")) >= t
 
     def _taps_closed(self) -> bool:
         capture = self._capture
@@ -197,7 +214,8 @@ class LiveSession:
         if now is None or not taps:
             return False
         steps = [b - a for a, b in itertools.pairwise(taps)] or [1.0]
-        return now >= taps[-1] + sorted(steps)[len(steps) // 2]
+        closed = taps[-1] + sorted(steps)[len(steps) // 2]
+        return now >= closed and self._frames_reached(closed)
 
     def _finish(self) -> None:
         """Close the capture and make the card for the step."""
@@ -220,8 +238,8 @@ class LiveSession:
                 frame_numbers=capture.frame_indices,
             ), self.config)
             self._card = self._new_card(verdict, choices=step.called,
-                                        evidence=frozenset(s for f in verdict.findings
-                                                           for s in [f.seat] if f.shots))
+                                        evidence=frozenset(s for s in step.seats
+                                                           if capture.crops.get(s)))
             if self._ready_at is not None and self.listener is not None:
                 # From the count's end to this card, on the audio's clock.
                 self.card_latency.append((self.listener.t or 0.0) - self._ready_at)
@@ -431,6 +449,7 @@ class LiveSession:
                 "roles": list(self.rules.role_titles()),
                 "misses": {t.name: state.misses_of(t.name) for t in self.rules.bandit_teams()},
                 "checks": [f"seat {c.seat} → {c.target}: {'yes' if c.answer else 'no'}"
+                           if c.target is not None else f"seat {c.seat}: no number shown"
                            for c in state.checks],
                 "speaking_order": list(state.speakers),
                 "candidates": list(state.candidates),
@@ -441,7 +460,8 @@ class LiveSession:
                             if outcome else None),
                 "log": list(self._log),
                 "can_undo": bool(self.game.actions),
-                "source": {"fps": round(status.fps, 1), "t": status.t} if status else None,
+                "source": ({"fps": round(status.fps, 1), "t": status.t,
+                            "dropped": status.dropped} if status else None),
             }
 
     def frame_jpeg(self) -> bytes | None:
@@ -456,10 +476,15 @@ class LiveSession:
         if not isinstance(card.reading, arbiter.HuntVerdict):
             return None
         finding = next((f for f in card.reading.findings if f.seat == seat), None)
-        if finding is None or not finding.shots:
+        if finding is None:
             return None
-        strips = [np.concatenate(capture.strip(seat, s.t), axis=1)
-                  for s in finding.shots if capture.strip(seat, s.t)]
+        # Around each shot; without a shot, over the whole count (did he squeeze?).
+        spans = [(s.t - STRIP_SPAN, s.t + STRIP_SPAN, STRIP_FRAMES) for s in finding.shots]
+        windows = card.reading.windows
+        if not spans and windows:
+            spans = [(windows[0].start, windows[-1].end, COUNT_FRAMES)]
+        tiles = [capture.strip(seat, a, b, n) for a, b, n in spans]
+        strips = [np.concatenate(t, axis=1) for t in tiles if t]
         if not strips:
             return None
         width = max(s.shape[1] for s in strips)

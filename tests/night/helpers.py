@@ -51,8 +51,7 @@ def feed(session: LiveSession, clock: Clock, seconds: float, shots=(), numbers=(
     capture = session._capture
     assert capture is not None
     seats = set(capture.seats) if seen is None else set(seen)
-    end = clock.t + seconds
-    while clock.t < end:
+    for _ in range(round(seconds / 0.04)):
         t0, clock.t = clock.t, round(clock.t + 0.04, 6)
         now_shots = [s for s in shots if t0 <= s.t < clock.t]
         now_numbers = [n for n in numbers if t0 <= n.end < clock.t]

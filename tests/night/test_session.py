@@ -81,3 +81,27 @@ def test_hunt_correction_needs_every_member(session: LiveSession) -> None:
     with pytest.raises(ValueError, match="target"):
         command(session, kind="correct_hunt", card=card["id"],
                 shots=[{"seat": s, "kind": "no_shot", "target": 2} for s in (3, 5, 7)])
+
+
+def test_tap_mode_without_a_microphone(session: LiveSession) -> None:
+    """The moderator taps each number as he says it; the hunt's card comes one interval after
+    the last tap, and the shots are placed by the taps."""
+    to_night_one(session)
+    clock = session.clock  # type: ignore[attr-defined]
+    t0 = clock.t
+    called = session.view()["step"]["called"]
+    shots = [Shot(s, t0 + 1 + 5 * 0.8 + 0.35) for s in (3, 5, 7)]  # on the 6th number
+    for k in range(len(called)):
+        feed(session, clock, 0.8 if k else 1.0, shots=shots)
+        command(session, kind="tap")
+    assert session.view()["step"]["taps"] == len(called)
+    assert not session._step_over()
+    feed(session, clock, 0.9, shots=shots)
+    assert session._step_over()
+    session._finish()
+    card = session.view()["card"]
+    assert (card["hit"], card["questions"]) == (6, [])
+    assert [round(w["start"], 2) for w in card["windows"]][:2] == [round(t0 + 1.0, 2),
+                                                                   round(t0 + 1.8, 2)]
+    command(session, kind="confirm", card=card["id"])
+    assert session.game.state.verdicts[-1].target == 6

@@ -233,7 +233,7 @@ function startFrames() {
     if (busy || document.hidden) return;
     busy = true;
     const next = new Image();
-    next.onload = () => { img.src = next.src; busy = false; };
+    next.onload = () => { img.src = next.src; img.hidden = false; busy = false; };
     next.onerror = () => { busy = false; };
     next.src = `/api/frame.jpg?t=${Date.now()}`;
   }, 150);
