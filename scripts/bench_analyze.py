@@ -1,13 +1,15 @@
 #!/usr/bin/env python
 """Speed of ``mafiavision analyze`` on a long "game": sample clips with day stretches between.
 
-Builds (in a temporary folder, with PyAV) a 720p30 H.264 + AAC recording: for each chosen sample
-clip (clips that share one table layout), ``--day`` seconds of "day" — the clip's first frame,
-no hand raised, with sensor noise, and silence — then the clip itself scaled to 1280×720. Runs
-the analysis on it and prints seconds of video per second of wall time (× real time), what was
-found against the clips' ground truth, the data and the machine.
+Builds (in a temporary folder, with PyAV) a 720p30 H.264 + AAC recording of ``--nights`` nights
+from the sample clips that share the first clip's table layout (one camera view for the whole
+game; a clip is used again when there are fewer): before each night ``--day`` seconds of "day" —
+the clip's first frame, no hand raised, with sensor noise, and silence — then the clip itself
+scaled to 1280×720. Runs the analysis on it and prints seconds of video per second of wall time
+(× real time) and of CPU time, the hunts found against the clips' ground truth, the data and the
+machine.
 
-    python scripts/bench_analyze.py [--clips 'sample_videos/*.mp4'] [--day 60] [--repeat 1]
+    python scripts/bench_analyze.py [--clips 'sample_videos/*.mp4'] [--day 60] [--nights 4]
 """
 
 from __future__ import annotations
@@ -131,7 +133,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clips", default=str(ROOT / "sample_videos" / "*.mp4"))
     parser.add_argument("--day", type=float, default=60.0, help="seconds of day before a clip")
-    parser.add_argument("--max-clips", type=int, default=6)
+    parser.add_argument("--nights", type=int, default=4, help="clips in the game")
     parser.add_argument("--rules", default="kharkiv")
     parser.add_argument("--keep", type=Path, help="keep the built game in this folder")
     args = parser.parse_args()
@@ -140,7 +142,8 @@ def main() -> int:
     if not clips:
         print(f"no clip matches {args.clips}", file=sys.stderr)
         return 2
-    clips = same_layout(clips)[: args.max_clips]
+    layout = same_layout(clips)
+    clips = [layout[i % len(layout)] for i in range(args.nights)]
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
@@ -152,26 +155,31 @@ def main() -> int:
         table = table.model_copy(update={"image_size": (WIDTH, HEIGHT)})
         table_path = folder / "game.table.json"
         table.save(table_path)
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), time.process_time()
         result = analyze(game, table_path, args.rules, folder / "out", Options(progress=False))
-        wall = time.perf_counter() - t0
+        wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
     events = result.events
-    print(f"data: {len(clips)} sample clips ({', '.join(c.name for c in clips)}) with "
+    print(f"data: {len(clips)} nights from sample clips ({', '.join(c.name for c in clips)}) with "
           f"{args.day:.0f} s of day before each, scaled to {WIDTH}x{HEIGHT} @ {FPS} fps "
           f"H.264+AAC: {duration:.1f} s of video (built in {built:.1f} s)")
     print(f"machine: {machine()}")
     sampling = events.sampling
     print(f"analysis: {wall:.1f} s wall for {duration:.1f} s of video = "
-          f"{duration / wall:.2f}x real time; frames decoded {sampling['frames_decoded']:.0f}"
+          f"{duration / wall:.2f}x real time ({cpu:.1f} s CPU = {duration / cpu:.2f}x per core)"
+          f"; frames decoded {sampling['frames_decoded']:.0f}"
           f", tracked {events.sampling['frames_tracked']:.0f}, decode width "
           f"{events.sampling['decode_width']:.0f}")
     print(f"found: {len(events.hunts)} hunts, {len(events.checks)} checks, "
           f"{len(events.shots)} shots")
     for clip, start in starts:
-        hunts = [h for h in events.hunts if start <= h.start < start + 600]
-        print(f"  {clip.name} at {start:.1f} s: " + "; ".join(
-            f"hunt {h.start - start:.1f}-{h.end - start:.1f} s seats {h.members} → "
-            f"{h.verdict.outcome} {h.verdict.target or ''}" for h in hunts))
+        truth = json.loads(clip.with_name(clip.stem + ".truth.json").read_text())
+        end = start + truth["video"]["duration"]
+        want = [f"{h['verdict']} {h['target'] or ''}".strip() + f" by {sorted(h['members'])}"
+                for h in truth["hunts"]]
+        got = [f"{h.verdict.outcome} {h.verdict.target or ''}".strip() + f" by {h.members}"
+               for h in events.hunts if start <= h.start < end]
+        print(f"  night at {start:.1f} s ({clip.name}): truth {want or 'no hunt'}; "
+              f"found {got or 'no hunt'}")
     return 0
 
 

@@ -144,7 +144,8 @@ def main(argv: list[str] | None = None) -> int:
         rs = [s["r"] for s in res["shots"]]
         rate = res["found"] / max(res["total"], 1)
         print(f"{truth.name}: detected {res['found']}/{res['total']} = {100 * rate:.1f}% ; "
-              f"shots {len(rs)}, r = " + ", ".join(f"{r:.2f}" for r in rs)
+              f"shots {len(rs)}, r = "
+              + ", ".join(f"{s['seat']}:{s['r']:.2f}" for s in res["shots"])
               + (" ; rise° = " + ", ".join(f"{s['rise']:.0f}" for s in res["shots"])
                  if rs else "")
               + " ; seats " + " ".join(f"{k}:{f}/{n}" for k, (f, n) in sorted(

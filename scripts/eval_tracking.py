@@ -9,6 +9,14 @@ a fresh (not held) hand at the last repeat. The 2 empty backgrounds are placed t
 must give no hand (false positives are counted).
 
     python scripts/eval_tracking.py --sizes 1280x720,1920x1080 --models lite,full
+
+``--samples`` instead runs the tracker over the rendered sample clips (sample_videos/, with their
+table.json and truth): the seats that raise a hand are tracked at full rate, the others swept,
+as during a hunt. Per clip: the share of frames in which a raised hand (between ``up`` + 0.3 s
+and ``down`` − 0.3 s) is reported fresh at its seat, and the frames with a hand reported at a
+seat whose hand is down (false).
+
+    python scripts/eval_tracking.py --samples
 """
 
 from __future__ import annotations
@@ -50,6 +58,49 @@ def evaluate(photos: list[Path], size: tuple[int, int], model: str, repeat: int,
     return found, missed
 
 
+def evaluate_clip(clip: Path, model: str) -> tuple[int, int, int, int]:
+    """(raised seat-frames, of them found fresh, lowered seat-frames, of them with a hand)."""
+    from mafiavision.samples.truth import ClipTruth
+    from mafiavision.vision.sources import open_source
+    from mafiavision.vision.table import Table
+
+    truth = ClipTruth.load(clip.with_suffix(".truth.json"))
+    table = Table.load(clip.with_suffix(".table.json"))
+    raised_seats = sorted({h.seat for h in truth.hands})
+    raised = found = lowered = false = 0
+    with SeatTracker(table, model) as tracker, open_source(clip) as source:  # type: ignore[arg-type]
+        tracker.set_active(raised_seats)
+        for frame in source:
+            hands = tracker.update(frame)
+            for seat in table.seat_numbers():
+                up = any(h.seat == seat and h.up + 0.3 <= frame.t <= h.down - 0.3
+                         for h in truth.hands)
+                near = any(h.seat == seat and h.appear - 0.3 <= frame.t <= h.gone + 0.3
+                           for h in truth.hands)
+                if up:
+                    raised += 1
+                    found += any(not o.held for o in hands.get(seat, []))
+                elif not near:
+                    lowered += 1
+                    false += seat in hands
+    return raised, found, lowered, false
+
+
+def samples(model: str) -> None:
+    clips = sorted((ROOT / "sample_videos").glob("*.mp4"))
+    if not clips:
+        print("no sample clips in sample_videos/", file=sys.stderr)
+    total = [0, 0, 0, 0]
+    for clip in clips:
+        r = evaluate_clip(clip, model)
+        total = [a + b for a, b in zip(total, r, strict=True)]
+        print(f"{clip.name} ({model}): raised hand found in {r[1]}/{r[0]} seat-frames "
+              f"({100 * r[1] / max(1, r[0]):.1f} %); hand reported in {r[3]}/{r[2]} seat-frames "
+              "without one", flush=True)
+    print(f"all clips ({model}): {total[1]}/{total[0]} = {100 * total[1] / max(1, total[0]):.1f} %"
+          f" found; false {total[3]}/{total[2]} = {100 * total[3] / max(1, total[2]):.2f} %")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default="1280x720,1920x1080")
@@ -59,7 +110,12 @@ def main() -> int:
     parser.add_argument("--min-confidence", type=float, default=MIN_CONFIDENCE)
     parser.add_argument("--crop-pad", type=float, default=CROP_PAD)
     parser.add_argument("--show-missed", action="store_true")
+    parser.add_argument("--samples", action="store_true",
+                        help="evaluate on the sample clips instead (first model of --models)")
     args = parser.parse_args()
+    if args.samples:
+        samples(args.models.split(",")[0])
+        return 0
     if not EPSRC.is_dir():
         print(f"needs the real photos at {EPSRC}", file=sys.stderr)
         return 2

@@ -79,13 +79,11 @@ def run_job(job: BatchJob) -> GameRow:
     return GameRow.from_events(job.game, "done", result.events)
 
 
-def run_batch(jobs: Sequence[BatchJob], out: Path, scheduler: str | None = None,
-              workers: int = 2, progress: bool = True) -> list[GameRow]:
-    """Run the jobs on Dask and write ``summary.csv`` and ``stats.html``."""
+def _on_dask(todo: Sequence[BatchJob], scheduler: str | None, workers: int,
+             progress: bool) -> list[GameRow]:
     from dask.distributed import Client, LocalCluster, as_completed
     from tqdm import tqdm
 
-    out.mkdir(parents=True, exist_ok=True)
     cluster = None
     if scheduler is None:
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
@@ -93,14 +91,10 @@ def run_batch(jobs: Sequence[BatchJob], out: Path, scheduler: str | None = None,
         client = Client(cluster)
     else:
         try:
-            client = Client(scheduler, timeout="10s")
+            client = Client(scheduler, timeout="5s")
         except OSError as exc:
             raise InputError(f"--scheduler {scheduler}: cannot reach it ({exc})") from exc
-    rows = [
-        GameRow.from_events(job.game, "skipped", Events.load(job.out / "events.json"))
-        for job in jobs if (job.out / "events.json").exists()
-    ]
-    todo = [job for job in jobs if not (job.out / "events.json").exists()]
+    rows: list[GameRow] = []
     try:
         futures = {client.submit(run_job, job, pure=False, key=f"analyze-{job.game}"): job
                    for job in todo}
@@ -117,6 +111,20 @@ def run_batch(jobs: Sequence[BatchJob], out: Path, scheduler: str | None = None,
         client.close()
         if cluster is not None:
             cluster.close()
+    return rows
+
+
+def run_batch(jobs: Sequence[BatchJob], out: Path, scheduler: str | None = None,
+              workers: int = 2, progress: bool = True) -> list[GameRow]:
+    """Run the unfinished jobs on Dask; write ``summary.csv`` and ``stats.html`` over all."""
+    out.mkdir(parents=True, exist_ok=True)
+    rows = [
+        GameRow.from_events(job.game, "skipped", Events.load(job.out / "events.json"))
+        for job in jobs if (job.out / "events.json").exists()
+    ]
+    todo = [job for job in jobs if not (job.out / "events.json").exists()]
+    if todo:
+        rows += _on_dask(todo, scheduler, workers, progress)
     games = {
         r.game: Events.load(out / r.game / "events.json") for r in rows if r.status != "failed"
     }

@@ -5,6 +5,11 @@ tracked (every seat examined). Once a hand is seen the pass tracks every frame (
 ``night_fps``) and makes the seats with a hand the tracker's active seats, the others being swept
 at its low rate; ``linger`` seconds after the last hand it falls back to the day rate.
 
+Two hands per seat are looked for (a leader shows 6–10 with two hands), except while two or more
+seats hold the finger gun — a hunt, where each bandit raises one hand — when a one-hand tracker
+takes over: MediaPipe reruns its palm detector every frame while it finds fewer hands than it
+looks for, which doubled the cost of a hunt on the sample clips.
+
 The tracker's own image gate is off: on the sample clips it skipped hands that were still rising
 when first examined and then held still (seats 2 and 6 of ``kharkiv_miss_other_en`` were found
 1.5–2 s late with it, at the raise without it); the day gate above already makes the day cheap.
@@ -69,38 +74,45 @@ def scan(info: MediaInfo, table, config: ScanConfig,
     timeline = TimelineBuilder(seats)
     frame_times: list[float] = []
     decoded, last_t, stop_reason = 0, 0.0, None
-    next_day_t = 0.0
+    next_t = 0.0
     active_until = -1.0
     last_seen: dict[int, float] = {}
-    night_step = 1.0 / config.night_fps
-    next_night_t = 0.0
-    with SeatTracker(table, model=config.model, gate=False) as tracker, \
-            VideoFileSource(info.path, max_width=width) as source:
-        try:
+    last_gun: dict[int, float] = {}
+    trackers = {n: SeatTracker(table, model=config.model, hands_per_seat=n, gate=False)
+                for n in (1, 2)}
+    hands_per_seat = 2
+    try:
+        with VideoFileSource(info.path, max_width=width) as source:
             for frame in source:
                 decoded += 1
                 last_t = frame.t
-                night = frame.t <= active_until
-                if night:
-                    if frame.t + 1e-6 < next_night_t:
-                        continue
-                elif frame.t + 1e-6 < next_day_t:
+                if frame.t + 1e-6 < next_t:
                     continue
-                next_night_t = frame.t + night_step
-                next_day_t = frame.t + 1.0 / config.day_fps
+                night = frame.t <= active_until
+                next_t = frame.t + 1.0 / (config.night_fps if night else config.day_fps)
+                tracker = trackers[hands_per_seat]
                 hands = tracker.update(Frame(frame.t, frame.index, frame.image))
                 frame_times.append(frame.t)
-                stages.update(frame.t, hands, timeline)
+                for seat in stages.update(frame.t, hands, timeline):
+                    last_gun[seat] = frame.t
                 for seat in hands:
                     last_seen[seat] = frame.t
                 recent = {s for s, t in last_seen.items() if frame.t - t <= config.linger}
-                tracker.set_active(recent if recent else None)
                 if recent:
                     active_until = frame.t + config.linger
+                guns = sum(frame.t - t <= config.linger for t in last_gun.values())
+                wanted = 1 if guns >= 2 else 2
+                if wanted != hands_per_seat:
+                    hands_per_seat = wanted
+                    trackers[wanted].reset()
+                trackers[hands_per_seat].set_active(recent or None)
                 if progress is not None:
                     progress(frame.t)
-        except TruncatedInputError as exc:
-            stop_reason = str(exc)
+    except TruncatedInputError as exc:
+        stop_reason = str(exc)
+    finally:
+        for tracker in trackers.values():
+            tracker.close()
     shots, numbers = stages.finish(last_t)
     return ScanResult(
         series=timeline.build(), shots=shots, numbers=numbers, frame_times=frame_times,

@@ -32,7 +32,9 @@ class SeatStages:
         self.numbers: list[NumberEvent] = []
 
     def update(self, t: float, hands: Mapping[int, list[HandObservation]],
-               timeline: TimelineBuilder) -> None:
+               timeline: TimelineBuilder) -> list[int]:
+        """Feed one tracked frame; returns the seats whose hand holds the finger gun."""
+        guns = []
         for seat in self.seats:
             seen = sorted(hands.get(seat, []), key=lambda h: -h.score)
             best = seen[0] if seen else None
@@ -43,6 +45,9 @@ class SeatStages:
                 timeline.add(seat, t, None, 0, None)
                 continue
             timeline.add(seat, t, poses[0].pose, poses[0].count, bend(best.world))
+            if poses[0].pose == "gun":
+                guns.append(seat)
+        return guns
 
     def _numbers(self, events: list) -> None:
         self.numbers.extend(e for e in events if isinstance(e, NumberEvent))

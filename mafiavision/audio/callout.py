@@ -82,7 +82,7 @@ class AlignParams:
     miss: float = 2.5
     miss_in_speech: float = 0.5
     long_factor: float = 2.5
-    max_word: float = 1.2
+    max_word: float = 0.8
     long_word: float = 0.6
     skip_word: float = 3.0
     skip_noise: float = 0.4
@@ -190,7 +190,7 @@ def align(segments: Sequence[Segment], n_words: int, params: AlignParams | None 
                             2 * p.short, p.max_word / 2))
     # before the first word / after the last: a long segment is a phrase (a preamble), cheap
     spans = _group_spans(segs, p)
-    long = spans > min(p.long_factor * typical, p.max_word)
+    long = durs > min(p.long_factor * typical, p.max_word)
     edge = np.where(long, p.skip_lead, skip)
     lead = np.concatenate([[0.0], np.cumsum(edge)])[:m]
     choose = _choose_costs(segs, spans, typical, p) + np.where(long, p.long_word, 0.0)
@@ -321,16 +321,16 @@ def callout_from_audio(clip: AudioClip, seats: Sequence[int], detector: SpeechSc
 
 class LiveCallout:
     """Streaming aligner: push chunks as they arrive; each number's window is emitted as soon as
-    its word has ended: at the first chunk whose speech score drops (:meth:`Segmenter.tentative`);
-    the first number of a count waits for ``split_gap`` of silence after its segment closes, so
-    that a preamble said in pieces is not taken for it (it is known ~0.3 s after its word ends).
+    its word has ended.
 
-    Every time a segment's speech pauses, the aligner runs again over all segments so far with an
-    open end (:func:`align` ``open_end=True``), and the words it now places that were not emitted
-    yet are emitted (a missed word comes out, interpolated, with the next one). An emitted window's
-    ``end`` is provisional (its onset plus the count's typical interval) until the next number
-    starts; :attr:`callout` has the ends fixed, and :meth:`finish` re-aligns the whole count
-    offline (what a recording of the same night gives).
+    At the first chunk whose speech score drops after a word (:meth:`Segmenter.tentative`), the
+    aligner re-runs over the segments so far with an open end (:func:`align` ``open_end=True``)
+    and the words it now places that were not emitted yet are emitted (a missed word comes out,
+    interpolated, with the next one). The first number comes out only with the second: before
+    that the count has no rhythm, and a preamble ("Mafia goes hunting") cannot be told from a
+    number. An emitted window's ``end`` is provisional (its onset plus the count's typical
+    interval) until the next number starts; :attr:`callout` has the ends fixed, and
+    :meth:`finish` re-aligns the whole count offline (what a recording of the night gives).
     """
 
     def __init__(self, seats: Sequence[int], detector: SpeechScorer, *,
@@ -344,7 +344,6 @@ class LiveCallout:
         self.segmenter = segmenter or Segmenter()
         self.segments: list[Segment] = []
         self.emitted: list[NumberWindow] = []
-        self._settle = False
         detector.reset()
 
     def _put(self, seg: Segment) -> None:
@@ -360,22 +359,15 @@ class LiveCallout:
         closed = self.segmenter.push(chunk.t, score)
         if closed is not None:
             self._put(closed)
-            self._settle = True
         if len(self.emitted) == len(self.seats):
             return []
-        if self.emitted:  # later numbers: at the first drop of the speech score
-            pause = self.segmenter.tentative(now)
-            if pause is None:
-                return []
-            self._put(pause)
-        else:
-            # the first number waits until its segment is followed by split_gap of silence,
-            # so that a preamble said in pieces ("Mafia goes | hunting") is seen whole
-            if not (self._settle and self.segmenter.open_onset is None
-                    and now - self.segments[-1].end >= self.params.split_gap):
-                return []
-            self._settle = False
+        pause = self.segmenter.tentative(now)
+        if pause is None:
+            return []
+        self._put(pause)
         al = align(self._view(), len(self.seats), self.params, open_end=True)
+        if not self.emitted and len(al.onsets) < min(2, len(self.seats)):
+            return []  # the first number comes out with the second: a preamble has no rhythm
         new = []
         for k in range(len(self.emitted), len(al.onsets)):
             onset = al.onsets[k]
@@ -385,20 +377,11 @@ class LiveCallout:
         return new
 
     def _view(self) -> list[Segment]:
-        """What the live aligner sees. Before the first number: pieces said in one breath
-        (gaps under ``split_gap``) joined, so a preamble is one long phrase, not words. After
-        it: the segments from the first number on, so the decision already made stands."""
-        if self.emitted:
-            first = self.emitted[0].onset
-            return [s for s in self.segments if s.start >= first - 1e-6]
-        out: list[Segment] = []
-        for s in self.segments:
-            if out and s.start - out[-1].end < self.params.split_gap:
-                a = out[-1]
-                out[-1] = Segment(a.start, s.end, max(a.score, s.score), max(a.peak, s.peak))
-            else:
-                out.append(s)
-        return out
+        """The segments from the first emitted number on (a decision made stands)."""
+        if not self.emitted:
+            return self.segments
+        first = self.emitted[0].onset
+        return [s for s in self.segments if s.start >= first - 1e-6]
 
     @property
     def callout(self) -> Callout:

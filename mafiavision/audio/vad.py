@@ -118,7 +118,7 @@ class EnergyVAD:
 
     name = "energy"
 
-    def __init__(self, margin_db: float = 6.0, span_db: float = 12.0, window: float = 2.0,
+    def __init__(self, margin_db: float = 3.0, span_db: float = 9.0, window: float = 2.0,
                  silence_db: float = -70.0) -> None:
         self.margin_db = margin_db
         self.span_db = span_db
@@ -128,13 +128,10 @@ class EnergyVAD:
 
     def reset(self) -> None:
         self._levels.clear()
-        self._prev = 0.0
 
     def score(self, chunk: np.ndarray) -> float:
-        x = chunk.astype(np.float32)
-        emph = x - 0.95 * np.concatenate([[self._prev], x[:-1]])  # pre-emphasis: speech band
-        self._prev = float(x[-1])
-        level = 10.0 * math.log10(float(np.mean(emph * emph)) + 1e-12)
+        x = chunk.astype(np.float64)
+        level = 10.0 * math.log10(float(np.mean(x * x)) + 1e-12)
         self._levels.append(level)
         if level < self.silence_db:
             return 0.0

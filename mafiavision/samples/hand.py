@@ -90,10 +90,10 @@ class Skeleton:
 
 
 _FINGER_BASE = {  # x, y (fraction of palm length), length scale, radius
-    "index": (0.32, 0.97, 1.00, 0.0108),
-    "middle": (0.10, 1.00, 1.10, 0.0110),
-    "ring": (-0.11, 0.98, 1.03, 0.0104),
-    "pinky": (-0.31, 0.90, 0.80, 0.0093),
+    "index": (0.30, 0.97, 1.00, 0.0124),
+    "middle": (0.095, 1.00, 1.10, 0.0127),
+    "ring": (-0.105, 0.98, 1.03, 0.0120),
+    "pinky": (-0.295, 0.90, 0.80, 0.0107),
 }
 _SEGMENTS = (0.043, 0.026, 0.021)
 _SPLAY = {"index": 0.10, "middle": 0.02, "ring": -0.06, "pinky": -0.16}
@@ -108,15 +108,15 @@ def skeleton(pose: HandPose, shape: HandShape = HandShape()) -> Skeleton:
     t = float(np.clip(pose.thumb, 0, 1))
     cmc = np.array([0.30 * shape.palm_width, 0.18 * shape.palm_length, 0.006])
     ext = np.array([0.72, 0.62, 0.22])
-    folded = (np.array([0.15, 0.75, 0.64]), np.array([-0.55, 0.45, 0.70]),
-              np.array([-0.85, 0.05, 0.52]))
+    # folded, the thumb lies across the front of the curled ring and little fingers
+    folded = (np.array([0.25, 0.8, 0.55]), np.array([-0.7, 0.35, 0.45]),
+              np.array([-0.95, -0.05, 0.3]))
     tl = np.array([0.040, 0.032, 0.026]) * shape.thumb_scale
-    tr = (0.0125, 0.0105, 0.0092)
+    tr = (0.0135, 0.0118, 0.0104)
     p = cmc
     kps[1] = cmc
     for k in range(3):
-        d = (1 - t) * ext + t * folded[k] * (0.5 if k == 0 else 1.0) + (t * 0.5 * ext if k == 0
-                                                                        else 0)
+        d = (1 - t) * ext / np.linalg.norm(ext) + t * folded[k] / np.linalg.norm(folded[k])
         d = d / np.linalg.norm(d)
         q = p + tl[k] * d
         caps.append(Capsule(p, q, tr[k], tr[min(k + 1, 2)] * (0.92 if k == 2 else 1.0)))

@@ -19,7 +19,7 @@ from mafiavision.samples.hand import HandPose, HandShape, Render, View, count, g
 #: Gun bends the squeeze can take (nearest level is used per frame).
 GUN_LEVELS = tuple(round(0.1 * i, 1) for i in range(9))
 PX_PER_M = 700.0
-RENDER_VERSION = 4  # bump when hand.py changes what a render looks like
+RENDER_VERSION = 5  # bump when hand.py changes what a render looks like
 DEFAULT_CACHE = Path(__file__).resolve().parents[2] / "cache" / "sprites"
 
 

@@ -6,7 +6,7 @@
    looks for a hand there — whole-frame detection would miss small hands.
 3. Hands are grouped by place; groups seen in fewer than ``min_hits`` samples are noise. Ordered
    by the time each place was first seen, the groups are seats 1..N.
-4. Each seat's region is a square of 1 / ``HAND_FRACTION_OF_REGION`` hand widths around the hand,
+4. Each seat's region is a square of 1 / ``HAND_FRACTION_OF_REGION`` hand sizes around the hand,
    ``toward`` is the mean wrist←middle-knuckle direction (the forearm comes from the player), and
    the measured hand width is stored.
 """

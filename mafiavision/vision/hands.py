@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from mafiavision.errors import InputError
 from mafiavision.vision.gate import SeatGate
 from mafiavision.vision.models import HandVariant, hand_landmarker_path
 from mafiavision.vision.sources import Frame
@@ -163,7 +164,8 @@ class Landmarker:
         return out
 
     def close(self) -> None:
-        self._landmarker.close()
+        with native_logs_silenced():
+            self._landmarker.close()
 
 
 def forearm_seat(detection: Detection, seats: Iterable[int], table: Table, width: int,
@@ -172,8 +174,11 @@ def forearm_seat(detection: Detection, seats: Iterable[int], table: Table, width
 
     The forearm runs from the player to the wrist, along the hand's wrist→middle-knuckle
     direction ``d``. Each seat's player stands at its region's centre moved by one region size
-    along its ``toward`` vector; the hand goes to the seat whose player lies closest to the ray
-    from the wrist along −d (players behind the wrist lose).
+    along its ``toward`` vector. A seat's cost is the distance of its player from the ray from the
+    wrist along −d (players behind the wrist lose), plus the distance of the palm from the
+    region's centre (a hand in the middle of one region and at the edge of another belongs to the
+    first; this decides when the players of both seats lie along the forearm), both in region
+    sizes. The cheapest seat wins.
     """
     lm = detection.landmarks[:, :2] * (width, height)
     d = lm[MIDDLE_MCP] - lm[WRIST]
@@ -187,7 +192,8 @@ def forearm_seat(detection: Detection, seats: Iterable[int], table: Table, width
         v = player - lm[WRIST]
         along = float(v @ back)
         across = abs(float(v[0] * back[1] - v[1] * back[0]))
-        cost = across if along > 0 else across + 10 * abs(along) + 1e6
+        off_centre = float(np.linalg.norm(detection.center - poly.mean(axis=0)))
+        cost = (across + off_centre) / size + (0.0 if along > 0 else 1e6)
         if cost < best_cost:
             best, best_cost = seat, cost
     return best
@@ -228,6 +234,7 @@ class _Seat:
     gate: SeatGate
     tracks: SeatTracks
     landmarker: Landmarker | None = None
+    saw_hand: bool = False  # the landmarker found a hand in this crop on its last run
 
 
 class SeatTracker:
@@ -274,8 +281,6 @@ class SeatTracker:
         wanted = set(self.table.seat_numbers()) if seats is None else set(seats)
         unknown = wanted - set(self.table.seat_numbers())
         if unknown:
-            from mafiavision.errors import InputError
-
             raise InputError(
                 f"seats {sorted(unknown)} are not in the table (seats: {self.table.seat_numbers()})"
             )
@@ -329,16 +334,21 @@ class SeatTracker:
             seat = self._seats[number]
             c = seat.crop
             if not self.use_gate or seat.gate.should_run(
-                frame.image[c.y0 : c.y1, c.x0 : c.x1], frame.t, bool(seat.tracks.tracks)
+                frame.image[c.y0 : c.y1, c.x0 : c.x1],
+                frame.t,
+                seat.saw_hand or bool(seat.tracks.tracks),
             ):
                 jobs.append(number)
+        detected = self._detect(frame, jobs)
+        for number, dets in detected.items():
+            self._seats[number].saw_hand = bool(dets)
         found = {
             number: [
                 d
                 for d in dets
                 if self.table.region(number).contains(*d.center, w, h, margin=0.25 * d.width)
             ]
-            for number, dets in self._detect(frame, jobs).items()
+            for number, dets in detected.items()
         }
         self.stats = {"examined": len(jobs), "gated": len(due) - len(jobs)}
         found = resolve_overlaps(found, self.table, w, h)
@@ -372,6 +382,7 @@ class SeatTracker:
         for seat in self._seats.values():
             seat.tracks.reset()
             seat.gate.reset()
+            seat.saw_hand = False
 
     def close(self) -> None:
         """Release every landmarker."""

@@ -22,9 +22,10 @@ from mafiavision.errors import InputError, MissingInputError
 TABLE_VERSION = 1
 #: DESIGN.md "Where the camera goes": hands narrower than this are found unreliably.
 MIN_HAND_PX = 80.0
-#: Without a measured hand width, a region is assumed to be drawn so the hand fills this much of
-#: its shorter side (a crop where the hand is ≥ 30 % of it is what the palm detector needs).
-HAND_FRACTION_OF_REGION = 0.4
+#: Without a measured hand size, a region is assumed to be drawn so the hand fills this much of
+#: its shorter side (a crop where the hand is ≥ 30 % of it is what the palm detector needs; in the
+#: EPSRC grid cells and the rendered sample clips raised hands fill 50–80 %).
+HAND_FRACTION_OF_REGION = 0.5
 
 
 class SeatRegion(BaseModel):

@@ -57,3 +57,26 @@ def test_plan_rejects_two_games_of_one_name(tmp_path) -> None:
     paths = [tmp_path / "a" / "game.mp4", tmp_path / "b" / "game.mp4"]
     with pytest.raises(InputError, match="several recordings are named 'game'"):
         plan(paths, tmp_path / "out", "kharkiv", None)
+
+
+def test_a_running_scheduler_takes_the_tasks(tmp_path) -> None:
+    from dask.distributed import LocalCluster
+
+    from tests.analysis.media_files import corrupt
+
+    corrupt(tmp_path / "broken.mp4")
+    (tmp_path / "broken.table.json").write_text("{}")
+    jobs = plan([tmp_path / "broken.mp4"], tmp_path / "out", "kharkiv", None)
+    with LocalCluster(n_workers=1, processes=True, dashboard_address=None) as cluster:
+        (row,) = run_batch(jobs, tmp_path / "out", scheduler=cluster.scheduler_address,
+                           progress=False)
+    assert (row.game, row.status) == ("broken", "failed")
+    assert "not a readable video file" in row.error
+
+
+def test_an_unreachable_scheduler_is_a_clear_error(tmp_path) -> None:
+    from tests.analysis.media_files import corrupt
+
+    jobs = plan([corrupt(tmp_path / "x.mp4")], tmp_path / "out", "kharkiv", None)
+    with pytest.raises(InputError, match=r"--scheduler tcp://127\.0\.0\.1:9: cannot reach it"):
+        run_batch(jobs, tmp_path / "out", scheduler="tcp://127.0.0.1:9", progress=False)

@@ -34,9 +34,10 @@ def test_hunts_are_found_with_their_members(batch_run: BatchRun, game: str) -> N
 
 
 @pytest.mark.parametrize("game", TEST_CLIPS)
-def test_checks_are_found_at_their_leaders(batch_run: BatchRun, game: str) -> None:
+def test_checks_match_the_truth(batch_run: BatchRun, game: str) -> None:
     events, truth = load(batch_run, game), truth_of(game)
-    assert [c.seat for c in events.checks] == [c["by"] for c in truth["checks"]]
+    assert [(c.seat, c.value) for c in events.checks] == [(c["by"], c["shown"])
+                                                         for c in truth["checks"]]
     for check, want in zip(events.checks, truth["checks"], strict=True):
         shown = next(g for g in truth["gestures"] if g["kind"] == "number"
                      and g["seat"] == want["by"])

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -185,3 +186,41 @@ def test_table_requires_known_model(tmp_path: object) -> None:
     table = Table(seats=1, image_size=SIZE, regions=from_boxes([(0, 0, 1, 1)], SIZE).regions)
     with pytest.raises(InputError, match="'full' or 'lite'"):
         SeatTracker(table, "medium")  # type: ignore[arg-type]
+
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_videos"
+
+
+def test_raised_hands_of_a_sample_clip() -> None:
+    """A rendered night clip (sample_videos/): the raised hands of the truth are tracked at
+    their seats, decoded from the H.264 file, during a 2 s window; no other seat gets a hand."""
+    from mafiavision.samples.truth import ClipTruth
+    from mafiavision.vision.sources import open_source
+
+    clip = SAMPLES / "kharkiv_hit_ru.mp4"
+    if not clip.exists():
+        pytest.skip(f"{clip} not rendered")
+    truth = ClipTruth.load(clip.with_suffix(".truth.json"))
+    table = Table.load(clip.with_suffix(".table.json"))
+    raised = {h.seat for h in truth.hands}
+    start = max(h.up for h in truth.hands) + 0.5
+    found: dict[int, int] = dict.fromkeys(raised, 0)
+    others: set[int] = set()
+    frames = 0
+    with SeatTracker(table) as tracker, open_source(clip) as source:
+        tracker.set_active(raised)
+        for frame in source:
+            if frame.t < start:
+                continue
+            if frame.t > start + 2.0:
+                break
+            hands = tracker.update(frame)
+            frames += 1
+            for seat, obs in hands.items():
+                if seat in raised:
+                    found[seat] += any(not o.held for o in obs)
+                else:
+                    others.add(seat)
+    assert frames >= 45
+    assert all(n >= 0.9 * frames for n in found.values()), (found, frames)
+    assert not others

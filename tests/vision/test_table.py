@@ -185,12 +185,12 @@ def test_calibrate_boxes_on_a_frame_of_a_video(tmp_path: Path) -> None:
 
     clip = write_clip(tmp_path / "c.mp4", [np.full((360, 640, 3), 90, np.uint8)] * 3)
     boxes = tmp_path / "boxes.txt"
-    boxes.write_text("0,0,0.5,0.5\n0.5,0,1,0.5\n0,0.5,0.5,1\n")
+    boxes.write_text("0,0,0.3,0.3\n0.5,0,0.8,0.3\n0,0.5,0.3,0.8\n")
     proc = _calibrate(str(clip), "--boxes", str(boxes), "--out", str(tmp_path / "t.json"))
     assert proc.returncode == 0, proc.stderr
     table = Table.load(tmp_path / "t.json")
     assert table.image_size == (640, 360) and table.seats == 3
-    assert "seat 1: a hand there is about 72 px" in proc.stderr  # 640x360: small hands warned
+    assert "seat 1: a hand there is about 54 px" in proc.stderr  # 192x108 px: small hands warned
 
 
 @pytest.mark.parametrize(
