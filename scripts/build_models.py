@@ -11,8 +11,8 @@ Usage::
     python scripts/build_models.py                      # pip-downloads the wheel into a temp dir
     python scripts/build_models.py --wheel path/to/mediapipe-0.10.21-*.whl
 
-It rewrites ``models/hand_landmarker_{full,lite}.task`` and ``models/SHA256SUMS``; the bundles are
-byte-for-byte reproducible (fixed zip timestamps).
+It rewrites ``models/hand_landmarker_{full,lite}.task`` and their lines of
+``models/SHA256SUMS``; the bundles are byte-for-byte reproducible (fixed zip timestamps).
 """
 
 from __future__ import annotations
@@ -78,12 +78,17 @@ def main() -> int:
             (MODELS / "MEDIAPIPE_LICENSE.txt").write_bytes(
                 wheel.read("mediapipe-0.10.21.dist-info/LICENSE")
             )
-    lines = []
+    sums_file = MODELS / "SHA256SUMS"
+    sums: dict[str, str] = {}  # other models' lines (e.g. silero_vad.onnx) are kept
+    if sums_file.exists():
+        for line in sums_file.read_text().splitlines():
+            if line.strip():
+                digest, name = line.split(maxsplit=1)
+                sums[name.strip()] = digest
     for path in sorted(MODELS.glob("*.task")):
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
-        lines.append(f"{digest}  {path.name}")
-        print(f"{digest}  {path.name}  {path.stat().st_size} bytes")
-    (MODELS / "SHA256SUMS").write_text("\n".join(lines) + "\n")
+        sums[path.name] = hashlib.sha256(path.read_bytes()).hexdigest()
+        print(f"{sums[path.name]}  {path.name}  {path.stat().st_size} bytes")
+    sums_file.write_text("".join(f"{d}  {n}\n" for n, d in sorted(sums.items())))
     return 0
 
 
