@@ -49,11 +49,8 @@ def flexion(world: np.ndarray) -> float:
 
 
 def crop_box(truth: ClipTruth, seat: int) -> tuple[int, int, int, int]:
-    region = next(r for r in truth.table.regions if r.seat == seat)
     w, h = truth.table.image_size
-    xs = [p[0] * w for p in region.polygon]
-    ys = [p[1] * h for p in region.polygon]
-    return int(min(xs)), int(min(ys)), int(np.ceil(max(xs))), int(np.ceil(max(ys)))
+    return truth.table.region(seat).pixel_box(w, h)
 
 
 def evaluate(truth: ClipTruth, video: Path, landmarker_for: dict) -> dict:
@@ -77,7 +74,7 @@ def evaluate(truth: ClipTruth, video: Path, landmarker_for: dict) -> dict:
             t = i / fps
             for seat, n in want[i].items():
                 x0, y0, x1, y1 = crop_box(truth, seat)
-                crop = img[max(y0, 0):y1, max(x0, 0):x1]
+                crop = img[y0:y1, x0:x1]
                 s = CROP / max(crop.shape[:2])
                 crop = cv2.resize(crop, None, fx=s, fy=s, interpolation=cv2.INTER_CUBIC)
                 res = landmarker_for[n].detect(

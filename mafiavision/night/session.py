@@ -76,6 +76,7 @@ class LiveSession:
         self._stop = threading.Event()
         self._poller = threading.Thread(target=self._poll_loop, name="session-poll", daemon=True)
         self._warnings: tuple[str, ...] = ()
+        self._live: dict[int, str] = {}  # each seat's state on the screen (raised, shot)
         #: Wall-clock latency (s) from the last number window's close to its card, per hunt.
         self.card_latency: list[float] = []
 
@@ -149,8 +150,9 @@ class LiveSession:
         while not self._stop.wait(POLL_SECONDS):
             with self._lock:
                 warnings = self._collect_warnings()
-                if warnings != self._warnings:
-                    self._warnings = warnings
+                live = self.pipeline.seat_states() if self.pipeline is not None else {}
+                if warnings != self._warnings or live != self._live:
+                    self._warnings, self._live = warnings, live
                     self._changed()
                 if self._capture is not None and self._card is None and self._step_over():
                     self._finish()

@@ -126,6 +126,5 @@ def render_clip(script: NightScript, out_dir: Path, bank: SpriteBank) -> ClipTru
         cases=cases(script, tl),
     )
     truth.save(out_dir / f"{script.name}.truth.json")
-    (out_dir / f"{script.name}.table.json").write_text(
-        table.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    table.save(out_dir / f"{script.name}.table.json")
     return truth

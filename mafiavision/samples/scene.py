@@ -12,7 +12,7 @@ from mafiavision.samples.hand import Render
 from mafiavision.samples.script import NightScript
 from mafiavision.samples.sprites import PX_PER_M, SpriteBank, SpriteKey
 from mafiavision.samples.timeline import Appearance, HandPlan
-from mafiavision.samples.truth import SeatRegion, TableTruth
+from mafiavision.vision.table import SeatRegion, Table
 
 HAND_HEIGHT = 0.45  # wrist height above the table when the hand is raised (m)
 REGION_FRACTION = 0.38  # the open hand's width ÷ its seat region's width
@@ -101,7 +101,7 @@ class Layout:
 
     def region(self, seat: Seat, open_hand: Render) -> SeatRegion:
         """The seat's square region, centred on the raised open hand, sized so the hand is
-        :data:`REGION_FRACTION` of its width."""
+        :data:`REGION_FRACTION` of its width; ``hand_width`` is that hand's longer side."""
         scale = self.sprite_scale(seat)
         ys, xs = np.nonzero(open_hand.alpha > 0.5)
         wrist = open_hand.keypoints[0]
@@ -121,8 +121,10 @@ class Layout:
         head = self.camera.project(seat.base + np.array([0.0, 0.25, 0.0]))[0]
         toward = np.array([head[0] - cx, head[1] - cy])
         toward /= np.linalg.norm(toward)
+        hand = max(x1 - x0, wrist[1] - y0) * scale / w  # the open hand's longer side
         return SeatRegion(seat=seat.number, polygon=poly,
-                          toward=(round(float(toward[0]), 5), round(float(toward[1]), 5)))
+                          toward=(round(float(toward[0]), 5), round(float(toward[1]), 5)),
+                          hand_width=round(float(hand), 5))
 
 
 def pitch_for(elevation: float) -> float:
@@ -147,14 +149,14 @@ class Compositor:
         cam = layout.camera
         self.order = sorted(layout.seats, key=lambda s: -float(cam.depth(s.base)))
 
-    def table(self) -> TableTruth:
+    def table(self) -> Table:
         regions = []
         for seat in self.layout.seats:
             key = SpriteKey("count", 5, self.look.yaw[seat.number], self.pitch,
                             self.look.shape[seat.number])
             regions.append(self.layout.region(seat, self.bank.get(key)))
         w, h = self.layout.size
-        return TableTruth(seats=self.script.seats, image_size=(w, h), regions=regions)
+        return Table(seats=self.script.seats, image_size=(w, h), regions=regions)
 
     # --- static part -----------------------------------------------------------------------
     def _background(self) -> np.ndarray:

@@ -11,28 +11,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from mafiavision.vision.table import Table
+
 TRUTH_VERSION = 1
 
 
 class Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
-
-
-class SeatRegion(Model):
-    """A seat's region, as ``mafiavision.vision.table.SeatRegion`` (docs/INTERFACES.md)."""
-
-    seat: int
-    polygon: list[tuple[float, float]]  # normalised (x, y) in [0, 1], clockwise
-    toward: tuple[float, float]  # unit vector (image axes) from the region toward the player
-
-
-class TableTruth(Model):
-    """The clip's ``table.json``, as ``mafiavision.vision.table.Table``."""
-
-    version: int = 1
-    seats: int
-    image_size: tuple[int, int]  # (width, height) pixels
-    regions: list[SeatRegion]
 
 
 class Word(Model):
@@ -156,7 +141,7 @@ class ClipTruth(Model):
     roles: dict[int, str]  # every seat -> its role
     video: VideoInfo
     voice: VoiceInfo
-    table: TableTruth
+    table: Table  # the clip's table.json (docs/INTERFACES.md)
     words: list[Word]
     gestures: list[Gesture]
     hands: list[HandInterval]

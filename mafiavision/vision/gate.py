@@ -3,8 +3,9 @@
 Two signals on a 64×48 thumbnail (≈0.1 ms): *motion* (mean absolute grey-level change since the
 crop was last examined by the landmarker) and *skin* (fraction of pixels in the classic YCrCb skin
 box, Cr 133–173, Cb 77–127). A seat with no hand is skipped while its crop stays unchanged or holds
-no skin-coloured pixels; a periodic refresh re-checks it anyway, so a gate error costs latency,
-never a permanently missed hand.
+no skin-coloured pixels; a periodic refresh re-checks it anyway (every ``refresh`` seconds, or
+``active_refresh`` for a seat the caller is watching at full rate), so a gate error — or a hand
+the landmarker missed once while it did not move — costs latency, never a permanently missed hand.
 
 Thresholds: on the real EPSRC photos (785 with a hand) the skin fraction is ≥ 1.5 % (median
 6–11 %) and 0 % on the empty backgrounds; ``min_skin`` = 0.5 % sits between them and was checked
@@ -48,16 +49,18 @@ class SeatGate:
     min_motion: float = 4.0
     min_skin: float = 0.005
     refresh: float = 2.0
+    active_refresh: float = 0.2
     _thumb: np.ndarray | None = None
     _t: float = float("-inf")
 
-    def should_run(self, crop: np.ndarray, t: float, has_hand: bool) -> bool:
+    def should_run(self, crop: np.ndarray, t: float, has_hand: bool, active: bool = False
+                   ) -> bool:
         """Whether to run the landmarker now; when it says yes, it records this crop as seen."""
         thumb = thumbnail(crop)
         run = (
             has_hand
             or self._thumb is None
-            or t - self._t >= self.refresh
+            or t - self._t >= (self.active_refresh if active else self.refresh)
             or (motion(thumb, self._thumb) >= self.min_motion
                 and skin_fraction(thumb) >= self.min_skin)
         )

@@ -337,6 +337,7 @@ class SeatTracker:
                 frame.image[c.y0 : c.y1, c.x0 : c.x1],
                 frame.t,
                 seat.saw_hand or bool(seat.tracks.tracks),
+                active=number in self.active,
             ):
                 jobs.append(number)
         detected = self._detect(frame, jobs)

@@ -23,16 +23,39 @@ def _numbers(name: str) -> list[dict]:
     return [w for w in truth["words"] if w["kind"] == "number"]
 
 
+def _counts(name: str) -> list[tuple[float, float | None, list[dict]]]:
+    """Each count of the clip (a night may have several hunts: Triad) as (start, end, numbers):
+    a count starts where the numbers start again from a lower one, and spans from the end of the
+    previous count to the first word said after its own last number."""
+    words = json.loads((SAMPLES / f"{name}.truth.json").read_text())["words"]
+    counts: list[list[dict]] = []
+    for w in words:
+        if w["kind"] != "number":
+            continue
+        if not counts or w["number"] <= counts[-1][-1]["number"]:
+            counts.append([])
+        counts[-1].append(w)
+    spans = []
+    for i, numbers in enumerate(counts):
+        start = 0.0 if i == 0 else counts[i - 1][-1]["offset"] + 0.2
+        later = [w["onset"] for w in words if w["onset"] > numbers[-1]["offset"]]
+        spans.append((start, min(later) - 0.05 if later else None, numbers))
+    return spans
+
+
 @pytest.mark.skipif(not CLIPS, reason="no sample clips with spoken numbers in sample_videos/")
 @pytest.mark.parametrize("name", CLIPS)
 def test_callout_cli_on_sample_clip(name: str, capsys: pytest.CaptureFixture[str]) -> None:
-    words = _numbers(name)
-    assert main(["callout", str(SAMPLES / f"{name}.mp4"), "--seats", str(len(words)),
-                 "--json"]) == 0
-    windows = json.loads(capsys.readouterr().out)["windows"]
-    onsets = np.array([w["onset"] for w in windows])
-    truth = np.array([w["onset"] for w in words])
-    assert np.abs(onsets - truth).max() < 0.1, onsets - truth
+    for start, end, words in _counts(name):
+        args = ["callout", str(SAMPLES / f"{name}.mp4"), "--seats", str(len(words)),
+                "--start", f"{start:.3f}", "--json"]
+        if end is not None:
+            args += ["--end", f"{end:.3f}"]
+        assert main(args) == 0
+        windows = json.loads(capsys.readouterr().out)["windows"]
+        onsets = np.array([w["onset"] for w in windows])
+        truth = np.array([w["onset"] for w in words])
+        assert np.abs(onsets - truth).max() < 0.1, (start, onsets - truth)
 
 
 @pytest.mark.skipif(not CLIPS, reason="no sample clips with spoken numbers in sample_videos/")

@@ -105,3 +105,33 @@ def test_tap_mode_without_a_microphone(session: LiveSession) -> None:
                                                                    round(t0 + 1.8, 2)]
     command(session, kind="confirm", card=card["id"])
     assert session.game.state.verdicts[-1].target == 6
+
+
+def test_night_morning_and_a_day_through_the_commands(session: LiveSession) -> None:
+    """After the night: the last word, the day's speeches with a nomination, the vote; the
+    speaking order moves one seat and the voted player leaves."""
+    to_night_one(session)
+    feed(session, session.clock, 1)  # type: ignore[attr-defined]
+    command(session, kind="finish")
+    card = session.view()["card"]
+    command(session, kind="correct_hunt", card=card["id"],
+            shots=[{"seat": s, "kind": "shot", "target": 6} for s in (3, 5, 7)])
+    for _ in range(2):  # both leaders showed no number
+        command(session, kind="finish")
+        card = session.view()["card"]
+        command(session, kind="answer_check", card=card["id"], target=None, answer=None)
+    assert session.view()["checks"] == ["seat 5: no number shown", "seat 9: no number shown"]
+    step = session.view()["step"]
+    assert (step["kind"], step["leader"]) == ("last_word", 6)
+    command(session, kind="last_word", seat=6)
+    view = session.view()
+    assert view["speaking_order"] == [2, 3, 4, 5, 7, 8, 9, 10, 1]  # day 0 began at seat 1
+    for seat in view["speaking_order"]:
+        command(session, kind="speech", seat=seat, nominee=3 if seat == 2 else None)
+    step = session.view()["step"]
+    assert (step["kind"], step["leader"]) == ("vote", 3)
+    command(session, kind="vote", candidate=3, voters=[1, 2, 4, 8, 9, 10])
+    state = session.game.state
+    assert 3 not in state.alive() and 6 not in state.alive()
+    seats = {s["seat"]: s["alive"] for s in session.view()["seats"]}
+    assert (seats[3], seats[6], seats[1]) == (False, False, True)

@@ -9,7 +9,8 @@ import pytest
 from mafiavision.samples.render import cases
 from mafiavision.samples.script import load_script
 from mafiavision.samples.timeline import appearance, build
-from mafiavision.samples.truth import ClipTruth, TableTruth
+from mafiavision.samples.truth import ClipTruth
+from mafiavision.vision.table import Table
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIPS = ROOT / "sample_videos"
@@ -65,10 +66,9 @@ def test_clip_matches_truth(truth_path: Path) -> None:
         mask[max(int(w.onset * rate) - rate // 20, 0) : int(w.offset * rate) + rate // 20] = False
     assert np.sqrt(np.mean(inside**2)) > 5 * np.sqrt(np.mean(audio[mask] ** 2))
     # the table fits the video and every raised hand's seat has a region
-    table = TableTruth.model_validate_json(
-        (CLIPS / f"{truth.name}.table.json").read_text(encoding="utf-8")
-    )
+    table = Table.load(CLIPS / f"{truth.name}.table.json")
     assert table == truth.table
+    table.check_frame_size(v.width, v.height)
     assert table.image_size == (v.width, v.height)
     assert sorted(r.seat for r in table.regions) == list(range(1, truth.seats + 1))
     for r in table.regions:

@@ -141,6 +141,8 @@ def test_skin_gate_on_real_photos(photo: Photo, background: np.ndarray) -> None:
     assert gate.should_run(photo("1", 0), 0.2, has_hand=False)
     assert gate.should_run(photo("1", 0), 0.3, has_hand=True)
     assert gate.should_run(background, 5.0, has_hand=False)  # periodic refresh
+    assert not gate.should_run(background, 5.1, has_hand=False)
+    assert gate.should_run(background, 5.25, has_hand=False, active=True)  # watched seats: faster
 
 
 def _det(x: float, y: float) -> Detection:

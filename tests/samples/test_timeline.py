@@ -1,0 +1,62 @@
+import itertools
+
+import numpy as np
+import pytest
+
+from mafiavision.errors import InputError
+from mafiavision.samples.script import NightScript
+from mafiavision.samples.timeline import RISE, appearance, build
+
+BASE = {
+    "name": "t", "description": "d", "seed": 3, "rules": "kharkiv", "night": 1, "seats": 10,
+    "roles": {"mafia": [3, 7], "don": [5], "sheriff": [9]},
+    "voice": {"language": "en", "pace": 0.9, "jitter": 0.0},
+}
+
+
+def _build(phases: list[dict]) -> object:
+    script = NightScript.model_validate({**BASE, "phases": phases})
+    rng = np.random.default_rng(0)
+    return build(script, appearance(script, rng), rng)
+
+
+@pytest.mark.parametrize(
+    ("phases", "message"),
+    [
+        ([{"kind": "check", "at": 0.5, "by": 5, "show": 9},
+          {"kind": "check", "at": 2.0, "by": 9, "show": 3}], "starts before the previous"),
+        ([{"kind": "check", "at": 0.5, "by": 3, "show": 4}], "cannot check"),
+        ([{"kind": "hunt", "at": 0.0, "shots": {3: [{"at": 4, "delay": 0.8}]}}],
+         "does not fall inside that number's window"),
+    ],
+)
+def test_impossible_timings_are_refused(phases: list[dict], message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        _build(phases)
+
+
+def test_hunt_places_numbers_and_shots() -> None:
+    tl = _build([{"kind": "hunt", "at": 0.5, "shots": {
+        3: [{"at": 6}], 5: [{"at": 6}], 7: [{"between": [6, 7]}]}}])
+    numbers = [w for w in tl.words if w.kind == "number"]
+    assert [w.number for w in numbers] == list(range(1, 11))
+    assert all(b.onset >= a.offset for a, b in itertools.pairwise(numbers))
+    shots = {g.seat: g for g in tl.gestures if g.kind == "shot"}
+    six, seven = numbers[5], numbers[6]
+    assert six.onset <= shots[3].peak < seven.onset
+    assert six.offset < shots[7].peak < seven.onset and shots[7].between == (6, 7)
+    assert tl.hunts[0].verdict == "miss"
+    raised = next(h for h in tl.hands if h.seat == 3)
+    assert raised.up - raised.appear == pytest.approx(RISE)
+    assert raised.bend(shots[3].peak) > 0.5 and raised.bend(raised.up) == 0.0
+
+
+@pytest.mark.parametrize(("show", "answer"), [(9, True), (7, False), (4, False)])
+def test_check_answers_by_role(show: int, answer: bool) -> None:
+    """The Don (5) looks for the Sheriff (9); 6..10 are shown with two hands (5 + n-5)."""
+    tl = _build([{"kind": "check", "at": 0.5, "by": 5, "show": show}])
+    check = tl.checks[0]
+    assert check.answer is answer
+    assert check.hands == (1 if show <= 5 else 2) == len([h for h in tl.hands if h.seat == 5])
+    shown = sorted(h.count_at(h.up) for h in tl.hands if h.seat == 5)
+    assert sum(shown) == show
