@@ -51,9 +51,14 @@ def probe(path: Path) -> MediaInfo:
     return MediaInfo(path, width, height, fps, duration, has_audio)
 
 
-def thumbnails(path: Path, times: Iterable[float], width: int = 240) -> dict[float, bytes]:
-    """JPEG thumbnails of the frames nearest to ``times`` (one pass, decoding forward from a
-    seek to the first instant). Instants the file cannot decode are left out."""
+Box = tuple[float, float, float, float]
+
+
+def thumbnails(path: Path, times: Iterable[float], box: Box = (0.0, 0.0, 1.0, 1.0),
+               width: int = 240) -> dict[float, bytes]:
+    """JPEG thumbnails of ``box`` (x0, y0, x1, y1, normalised) in the frames nearest to ``times``
+    (one pass, decoding forward from a seek to the first instant). Instants the file cannot
+    decode are left out."""
     wanted = sorted(set(times))
     out: dict[float, bytes] = {}
     if not wanted:
@@ -72,7 +77,7 @@ def thumbnails(path: Path, times: Iterable[float], width: int = 240) -> dict[flo
                     best = frame
                     if previous is not None and wanted[i] - previous.time < t - wanted[i]:
                         best = previous
-                    out[wanted[i]] = _jpeg(best, width)
+                    out[wanted[i]] = _jpeg(best, box, width)
                     i += 1
                 if i == len(wanted):
                     break
@@ -82,10 +87,15 @@ def thumbnails(path: Path, times: Iterable[float], width: int = 240) -> dict[flo
     return out
 
 
-def _jpeg(frame: av.VideoFrame, width: int) -> bytes:
-    height = max(2, round(frame.height * width / frame.width))
-    image = frame.to_ndarray(format="bgr24", width=width, height=height)
-    ok, data = cv2.imencode(".jpg", np.ascontiguousarray(image), [cv2.IMWRITE_JPEG_QUALITY, 80])
+def _jpeg(frame: av.VideoFrame, box: Box, width: int) -> bytes:
+    image = frame.to_ndarray(format="bgr24")
+    h, w = image.shape[:2]
+    x0, y0 = int(box[0] * w), int(box[1] * h)
+    x1, y1 = max(x0 + 2, int(box[2] * w)), max(y0 + 2, int(box[3] * h))
+    part = image[y0:y1, x0:x1]
+    height = max(2, round(part.shape[0] * width / part.shape[1]))
+    part = cv2.resize(part, (width, height), interpolation=cv2.INTER_AREA)
+    ok, data = cv2.imencode(".jpg", np.ascontiguousarray(part), [cv2.IMWRITE_JPEG_QUALITY, 80])
     if not ok:
         raise RuntimeError("JPEG encoding failed")
     return data.tobytes()

@@ -84,6 +84,17 @@ def load_table(path: Path, info: MediaInfo):
     return table
 
 
+def seats_box(table, seats: list[int], margin: float = 0.1) -> tuple[float, float, float, float]:
+    """The normalised box around the regions of ``seats`` (the whole frame without seats)."""
+    points = [p for s in seats for p in table.region(s).polygon]
+    if not points:
+        return (0.0, 0.0, 1.0, 1.0)
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    mx, my = margin * (max(xs) - min(xs)), margin * (max(ys) - min(ys))
+    return (max(0.0, min(xs) - mx), max(0.0, min(ys) - my), min(1.0, max(xs) + mx),
+            min(1.0, max(ys) + my))
+
+
 def _seen_share(series: SeatSeries, start: float, end: float) -> float:
     part = series.between(start, end)
     return float(part.seen.mean()) if part.t.size else 0.0
@@ -245,9 +256,11 @@ def analyze(recording: Path, table_path: Path, rules: str, out: Path,
         disagreements=disagreements,
         warnings=warnings,
     )
-    wanted = {t for h in hunts for t in h.verdict.evidence_times}
-    wanted |= {t for c in checks for t in c.evidence_times}
-    thumbs = {thumb_key(t): jpeg for t, jpeg in thumbnails(recording, wanted).items()}
+    thumbs: dict[str, bytes] = {}
+    for times, seats in [(h.verdict.evidence_times, h.members) for h in hunts] + [
+            (c.evidence_times, [c.seat]) for c in checks]:
+        shots = thumbnails(recording, times, seats_box(table, seats))
+        thumbs.update({thumb_key(t): jpeg for t, jpeg in shots.items()})
     report = write_report(out / "report.html", events, result.series, thumbs)
     events_path = out / "events.json"
     tmp = out / "events.json.tmp"
