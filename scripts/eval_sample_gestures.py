@@ -30,10 +30,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from eval_shots import add_config_option, shot_config  # noqa: E402
+
 from mafiavision.vision.gestures import classify_hand  # noqa: E402
 from mafiavision.vision.landmark_sequences import Observation  # noqa: E402
 from mafiavision.vision.numbers import NumberEvent, NumberReader  # noqa: E402
-from mafiavision.vision.shots import ShotDetector, ShotEvent  # noqa: E402
+from mafiavision.vision.shots import ShotConfig, ShotDetector, ShotEvent  # noqa: E402
 
 SAMPLES = ROOT / "sample_videos"
 CACHE = ROOT / "cache" / "sample_landmarks"
@@ -69,9 +71,11 @@ def record(clip: Path, model: str, out: Path) -> None:
     )
 
 
-def replay(data: dict[str, np.ndarray], seats: list[int]) -> tuple[dict, dict]:
+def replay(
+    data: dict[str, np.ndarray], seats: list[int], config: ShotConfig
+) -> tuple[dict, dict]:
     """Feed the recorded observations to fresh detectors; events per seat."""
-    shots = {s: ShotDetector(s) for s in seats}
+    shots = {s: ShotDetector(s, config) for s in seats}
     readers = {s: NumberReader(s) for s in seats}
     shot_events: dict[int, list[ShotEvent]] = {s: [] for s in seats}
     number_events: dict[int, list] = {s: [] for s in seats}
@@ -96,7 +100,7 @@ def replay(data: dict[str, np.ndarray], seats: list[int]) -> tuple[dict, dict]:
     return shot_events, number_events
 
 
-def evaluate(names: list[str], model: str, fresh: bool) -> None:
+def evaluate(names: list[str], model: str, fresh: bool, config: ShotConfig) -> None:
     totals = {"shots": 0, "found": 0, "false": 0, "motion_s": 0.0}
     print("| clip | true shots | found | false shots | hand motion (s) | numbers shown | read |")
     print("|---|---|---|---|---|---|---|")
@@ -110,7 +114,7 @@ def evaluate(names: list[str], model: str, fresh: bool) -> None:
         with np.load(cache) as f:
             data = {k: f[k] for k in f.files}
         seats = list(range(1, truth["seats"] + 1))
-        shot_events, number_events = replay(data, seats)
+        shot_events, number_events = replay(data, seats, config)
         true_shots = [g for g in truth["gestures"] if g["kind"] == "shot"]
         found = 0
         used: set[tuple[int, float]] = set()
@@ -169,10 +173,12 @@ def main() -> None:
     parser.add_argument("names", nargs="*")
     parser.add_argument("--model", choices=("lite", "full"), default="lite")
     parser.add_argument("--fresh", action="store_true")
+    add_config_option(parser)
     args = parser.parse_args()
+    config = shot_config(parser, args)
     names = args.names or sorted(p.stem for p in SAMPLES.glob("*.mp4"))
     print(f"clips: {SAMPLES} ({len(names)}), tracker model {args.model}")
-    evaluate(names, args.model, args.fresh)
+    evaluate(names, args.model, args.fresh, config)
 
 
 if __name__ == "__main__":
