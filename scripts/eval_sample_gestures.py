@@ -15,6 +15,7 @@ seat overlapping them.
 Usage::
 
     python scripts/eval_sample_gestures.py [names...] [--model lite|full] [--fresh]
+        [--samples DIR] [--cache DIR] [--set NAME=VALUE ...]
 """
 
 from __future__ import annotations
@@ -100,15 +101,17 @@ def replay(
     return shot_events, number_events
 
 
-def evaluate(names: list[str], model: str, fresh: bool, config: ShotConfig) -> None:
+def evaluate(
+    samples: Path, cache_dir: Path, names: list[str], model: str, fresh: bool, config: ShotConfig
+) -> None:
     totals = {"shots": 0, "found": 0, "false": 0, "motion_s": 0.0}
     print("| clip | true shots | found | false shots | hand motion (s) | numbers shown | read |")
     print("|---|---|---|---|---|---|---|")
     details = []
     for name in names:
-        clip = SAMPLES / f"{name}.mp4"
+        clip = samples / f"{name}.mp4"
         truth = json.loads(clip.with_suffix(".truth.json").read_text())
-        cache = CACHE / f"{name}.{model}.npz"
+        cache = cache_dir / f"{name}.{model}.npz"
         if fresh or not cache.exists():
             record(clip, model, cache)
         with np.load(cache) as f:
@@ -173,12 +176,16 @@ def main() -> None:
     parser.add_argument("names", nargs="*")
     parser.add_argument("--model", choices=("lite", "full"), default="lite")
     parser.add_argument("--fresh", action="store_true")
+    parser.add_argument("--samples", type=Path, default=SAMPLES, help="folder of the clips")
+    parser.add_argument("--cache", type=Path, default=CACHE, help="folder of recorded landmarks")
     add_config_option(parser)
     args = parser.parse_args()
     config = shot_config(parser, args)
-    names = args.names or sorted(p.stem for p in SAMPLES.glob("*.mp4"))
-    print(f"clips: {SAMPLES} ({len(names)}), tracker model {args.model}")
-    evaluate(names, args.model, args.fresh, config)
+    if not args.samples.is_dir():
+        parser.error(f"--samples {args.samples}: folder not found")
+    names = args.names or sorted(p.stem for p in args.samples.glob("*.mp4"))
+    print(f"clips: {args.samples} ({len(names)}), tracker model {args.model}")
+    evaluate(args.samples, args.cache, names, args.model, args.fresh, config)
 
 
 if __name__ == "__main__":
