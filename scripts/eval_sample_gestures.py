@@ -87,11 +87,12 @@ def replay(
         rows = by_time.get(float(t), [])
         for seat in seats:
             mine = [i for i in rows if data["seat"][i] == seat]
-            first = mine[0] if mine else None
+            # the seat's most confident hand, as the CLI and the night pipeline feed it
+            best = max(mine, key=lambda i: data["score"][i]) if mine else None
             obs = (
                 None
-                if first is None or data["held"][first]
-                else Observation(seat, float(t), data["world"][first].astype(np.float64))
+                if best is None or data["held"][best]
+                else Observation(seat, float(t), data["world"][best].astype(np.float64))
             )
             shot_events[seat] += shots[seat].update(obs, float(t))
             poses = [classify_hand(data["world"][i]) for i in mine]
