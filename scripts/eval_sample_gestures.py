@@ -15,6 +15,7 @@ seat overlapping them.
 Usage::
 
     python scripts/eval_sample_gestures.py [names...] [--model lite|full] [--fresh]
+        [--samples DIR] [--cache DIR] [--set NAME=VALUE ...]
 """
 
 from __future__ import annotations
@@ -30,10 +31,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from eval_shots import add_config_option, shot_config  # noqa: E402
+
 from mafiavision.vision.gestures import classify_hand  # noqa: E402
 from mafiavision.vision.landmark_sequences import Observation  # noqa: E402
 from mafiavision.vision.numbers import NumberEvent, NumberReader  # noqa: E402
-from mafiavision.vision.shots import ShotDetector, ShotEvent  # noqa: E402
+from mafiavision.vision.shots import ShotConfig, ShotDetector, ShotEvent  # noqa: E402
 
 SAMPLES = ROOT / "sample_videos"
 CACHE = ROOT / "cache" / "sample_landmarks"
@@ -69,9 +72,11 @@ def record(clip: Path, model: str, out: Path) -> None:
     )
 
 
-def replay(data: dict[str, np.ndarray], seats: list[int]) -> tuple[dict, dict]:
+def replay(
+    data: dict[str, np.ndarray], seats: list[int], config: ShotConfig
+) -> tuple[dict, dict]:
     """Feed the recorded observations to fresh detectors; events per seat."""
-    shots = {s: ShotDetector(s) for s in seats}
+    shots = {s: ShotDetector(s, config) for s in seats}
     readers = {s: NumberReader(s) for s in seats}
     shot_events: dict[int, list[ShotEvent]] = {s: [] for s in seats}
     number_events: dict[int, list] = {s: [] for s in seats}
@@ -82,11 +87,12 @@ def replay(data: dict[str, np.ndarray], seats: list[int]) -> tuple[dict, dict]:
         rows = by_time.get(float(t), [])
         for seat in seats:
             mine = [i for i in rows if data["seat"][i] == seat]
-            first = mine[0] if mine else None
+            # the seat's most confident hand, as the CLI and the night pipeline feed it
+            best = max(mine, key=lambda i: data["score"][i]) if mine else None
             obs = (
                 None
-                if first is None or data["held"][first]
-                else Observation(seat, float(t), data["world"][first].astype(np.float64))
+                if best is None or data["held"][best]
+                else Observation(seat, float(t), data["world"][best].astype(np.float64))
             )
             shot_events[seat] += shots[seat].update(obs, float(t))
             poses = [classify_hand(data["world"][i]) for i in mine]
@@ -96,21 +102,23 @@ def replay(data: dict[str, np.ndarray], seats: list[int]) -> tuple[dict, dict]:
     return shot_events, number_events
 
 
-def evaluate(names: list[str], model: str, fresh: bool) -> None:
+def evaluate(
+    samples: Path, cache_dir: Path, names: list[str], model: str, fresh: bool, config: ShotConfig
+) -> None:
     totals = {"shots": 0, "found": 0, "false": 0, "motion_s": 0.0}
     print("| clip | true shots | found | false shots | hand motion (s) | numbers shown | read |")
     print("|---|---|---|---|---|---|---|")
     details = []
     for name in names:
-        clip = SAMPLES / f"{name}.mp4"
+        clip = samples / f"{name}.mp4"
         truth = json.loads(clip.with_suffix(".truth.json").read_text())
-        cache = CACHE / f"{name}.{model}.npz"
+        cache = cache_dir / f"{name}.{model}.npz"
         if fresh or not cache.exists():
             record(clip, model, cache)
         with np.load(cache) as f:
             data = {k: f[k] for k in f.files}
         seats = list(range(1, truth["seats"] + 1))
-        shot_events, number_events = replay(data, seats)
+        shot_events, number_events = replay(data, seats, config)
         true_shots = [g for g in truth["gestures"] if g["kind"] == "shot"]
         found = 0
         used: set[tuple[int, float]] = set()
@@ -169,10 +177,16 @@ def main() -> None:
     parser.add_argument("names", nargs="*")
     parser.add_argument("--model", choices=("lite", "full"), default="lite")
     parser.add_argument("--fresh", action="store_true")
+    parser.add_argument("--samples", type=Path, default=SAMPLES, help="folder of the clips")
+    parser.add_argument("--cache", type=Path, default=CACHE, help="folder of recorded landmarks")
+    add_config_option(parser)
     args = parser.parse_args()
-    names = args.names or sorted(p.stem for p in SAMPLES.glob("*.mp4"))
-    print(f"clips: {SAMPLES} ({len(names)}), tracker model {args.model}")
-    evaluate(names, args.model, args.fresh)
+    config = shot_config(parser, args)
+    if not args.samples.is_dir():
+        parser.error(f"--samples {args.samples}: folder not found")
+    names = args.names or sorted(p.stem for p in args.samples.glob("*.mp4"))
+    print(f"clips: {args.samples} ({len(names)}), tracker model {args.model}")
+    evaluate(args.samples, args.cache, names, args.model, args.fresh, config)
 
 
 if __name__ == "__main__":

@@ -45,7 +45,7 @@ from mafiavision.vision.landmark_sequences import (  # noqa: E402
     build,
     scenario,
 )
-from mafiavision.vision.shots import ShotDetector  # noqa: E402
+from mafiavision.vision.shots import ShotConfig, ShotDetector  # noqa: E402
 
 TESTDATA = "mediapipe_testdata_landmarks"
 
@@ -102,7 +102,9 @@ def measure_jitter(cache: dict[str, np.ndarray], handdata: Path, rng: np.random.
         )
 
 
-def evaluate(guns: list[np.ndarray], fist: np.ndarray, per_kind: int, seed: int) -> None:
+def evaluate(
+    guns: list[np.ndarray], fist: np.ndarray, per_kind: int, seed: int, config: ShotConfig
+) -> None:
     rng = np.random.default_rng(seed)
     frames_total, cost = 0, 0.0
     print(f"{len(guns)} real gun frames, {per_kind} clips per kind, seed {seed}")
@@ -116,7 +118,7 @@ def evaluate(guns: list[np.ndarray], fist: np.ndarray, per_kind: int, seed: int)
             gun = guns[int(rng.integers(len(guns)))]
             spec, truth = scenario(kind, gun, fist, rng)
             frames = build(spec, gun, fist, rng)
-            detector = ShotDetector(1)
+            detector = ShotDetector(1, config)
             events = []
             start = time.perf_counter()
             for t, obs in frames:
@@ -155,6 +157,33 @@ def evaluate(guns: list[np.ndarray], fist: np.ndarray, per_kind: int, seed: int)
     )
 
 
+def add_config_option(parser: argparse.ArgumentParser) -> None:
+    """``--set NAME=VALUE`` (repeatable): override a numeric :class:`ShotConfig` field."""
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a numeric ShotConfig field, e.g. --set min_depth=12",
+    )
+
+
+def shot_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> ShotConfig:
+    """The ShotConfig with the ``--set`` overrides applied (printed, for the record)."""
+    overrides = {}
+    for item in args.set:
+        name, _, value = item.partition("=")
+        try:
+            overrides[name] = float(value)
+        except ValueError:
+            parser.error(f"--set {item}: expected NAME=VALUE with a number")
+        if name not in ShotConfig.__dataclass_fields__ or name == "require_extended":
+            parser.error(f"--set {item}: {name!r} is not a numeric ShotConfig field")
+    config = ShotConfig(**overrides)
+    print(f"config: {config}")
+    return config
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
@@ -162,13 +191,19 @@ def main() -> None:
     parser.add_argument("--clips-per-kind", type=int, default=60)
     parser.add_argument("--seed", type=int, default=2)
     parser.add_argument("--jitter", action="store_true", help="also measure real jitter first")
+    add_config_option(parser)
     args = parser.parse_args()
+    config = shot_config(parser, args)
     cache = load_cache(args.cache)
     print(f"data: {args.cache} (eval part) and {args.handdata / TESTDATA}/fist")
     if args.jitter:
         measure_jitter(cache, args.handdata, np.random.default_rng(args.seed))
     evaluate(
-        gun_frames(cache), testdata_world(args.handdata, "fist"), args.clips_per_kind, args.seed
+        gun_frames(cache),
+        testdata_world(args.handdata, "fist"),
+        args.clips_per_kind,
+        args.seed,
+        config,
     )
 
 

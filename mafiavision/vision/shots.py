@@ -18,9 +18,10 @@ its peak. It becomes a :class:`ShotEvent` only if
 
 * it lasted between ``min_duration`` and ``max_duration`` (tremor and one-frame jitter are
   shorter; a held pose is longer);
-* both fingers moved: at the peak, the smaller finger's rise is ≥ ``balance`` × the larger one's
-  and ≥ max(``min_each``, ``each_k`` × that hand's per-finger noise) (one finger twitching, or
-  jitter on one finger, is not a shot);
+* both fingers moved: each finger's largest rise during the squeeze (the two fingers need not
+  peak in the same frame: real landmarks of a rendered squeeze peaked up to ~0.1 s apart), the
+  smaller of the two is ≥ ``balance`` × the larger and ≥ max(``min_each``, ``each_k`` × that
+  hand's per-finger noise) (one finger twitching, or jitter on one finger, is not a shot);
 * ring + pinky rose less than ``max_other`` × the index+middle rise (the whole hand closing is
   not the gun's squeeze);
 * the hand was seen throughout: a gap longer than ``max_gap`` aborts it and restarts the
@@ -96,7 +97,8 @@ class _Squeeze:
     each: float  # the least rise each of index and middle must reach
     peak_t: float
     peak: float
-    peak_rise: np.ndarray
+    peak_rise: np.ndarray  # index, middle, ring, pinky rises at the deepest point
+    most: np.ndarray  # the largest rise of index and of middle anywhere in the squeeze
 
 
 class ShotDetector:
@@ -163,12 +165,15 @@ class ShotDetector:
             baseline, on, each = self._baseline()
             rise = value - baseline
             if rise[0] + rise[1] >= on and self._held_extended():
-                self._squeeze = _Squeeze(t, baseline, on, each, t, float(rise[0] + rise[1]), rise)
+                self._squeeze = _Squeeze(
+                    t, baseline, on, each, t, float(rise[0] + rise[1]), rise, rise[:2].copy()
+                )
             else:
                 self._quiet.append((t, value, obs.world))
             return []
         rise = value - squeeze.baseline
         total = float(rise[0] + rise[1])
+        squeeze.most = np.maximum(squeeze.most, rise[:2])
         if total > squeeze.peak:
             squeeze.peak, squeeze.peak_t, squeeze.peak_rise = total, t, rise
         if t - squeeze.start > cfg.max_duration:
@@ -183,8 +188,8 @@ class ShotDetector:
     def _judge(self, squeeze: _Squeeze, end: float) -> list[ShotEvent]:
         cfg = self.config
         duration = end - squeeze.start
-        index, middle, ring, pinky = squeeze.peak_rise
-        small, large = sorted((float(index), float(middle)))
+        ring, pinky = squeeze.peak_rise[2:]
+        small, large = sorted(float(v) for v in squeeze.most)
         if not cfg.min_duration <= duration <= cfg.max_duration:
             return []
         if small < squeeze.each or small < cfg.balance * large:

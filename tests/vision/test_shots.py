@@ -81,6 +81,34 @@ def test_small_bend_seen_from_the_back_is_found(hands: dict[str, np.ndarray], to
     assert events[0].depth < total + 15  # the depth is the bend, not a fixed score
 
 
+@pytest.mark.parametrize(
+    ("index_deg", "middle_deg", "lag", "shots"),
+    [
+        (35.0, 80.0, 0.12, 1),  # the index peaks 0.12 s before the middle: still one shot
+        (35.0, 80.0, -0.12, 1),  # ...or after it
+        (35.0, 80.0, 0.0, 1),
+        (0.0, 80.0, 0.0, 0),  # the middle alone: a twitch
+    ],
+)
+def test_fingers_need_not_peak_in_the_same_frame(
+    hands: dict[str, np.ndarray], index_deg: float, middle_deg: float, lag: float, shots: int
+) -> None:
+    """Real landmarks of a rendered squeeze peaked ~0.1 s apart (ukrainian_miss_between_ru,
+    seat 1): each finger's own largest rise is what the balance check compares."""
+    gun, fist = hands["victory"], hands["fist"]
+    fa = align(fist, gun)
+    a_i = alpha_for_rise(gun, fa, "index", index_deg) if index_deg else 0.0
+    a_m = alpha_for_rise(gun, fa, "middle", middle_deg)
+    spec = SequenceSpec(
+        5.0,
+        index=lambda t: a_i * bump(t, 2.5 - lag, 0.4),
+        middle=lambda t: a_m * bump(t, 2.5, 0.4),
+        jitter_m=0.0005,
+    )
+    events = run(build(spec, gun, fist, np.random.default_rng(3)))
+    assert len(events) == shots, events
+
+
 def test_two_squeezes_are_two_events_deeper_squeeze_more_confident(
     hands: dict[str, np.ndarray],
 ) -> None:
