@@ -17,8 +17,6 @@ from __future__ import annotations
 import argparse
 import glob
 import json
-import os
-import platform
 import sys
 import tempfile
 import time
@@ -30,6 +28,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from mafiavision.machine import describe_machine  # noqa: E402
 
 WIDTH, HEIGHT, FPS, RATE = 1280, 720, 30, 48000
 
@@ -112,18 +112,6 @@ def same_layout(clips: list[Path]) -> list[Path]:
     return [c for c in clips if layout(c) == first]
 
 
-def machine() -> str:
-    cpu = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    load = os.getloadavg()
-    return (f"{cpu}, {os.cpu_count()} vCPU, Python {platform.python_version()}, "
-            f"load average {load[0]:.2f} at start")
 
 
 def main() -> int:
@@ -162,7 +150,7 @@ def main() -> int:
     print(f"data: {len(clips)} nights from sample clips ({', '.join(c.name for c in clips)}) with "
           f"{args.day:.0f} s of day before each, scaled to {WIDTH}x{HEIGHT} @ {FPS} fps "
           f"H.264+AAC: {duration:.1f} s of video (built in {built:.1f} s)")
-    print(f"machine: {machine()}")
+    print(f"machine: {describe_machine()}")
     sampling = events.sampling
     print(f"analysis: {wall:.1f} s wall for {duration:.1f} s of video = "
           f"{duration / wall:.2f}x real time ({cpu:.1f} s CPU = {duration / cpu:.2f}x per core)"

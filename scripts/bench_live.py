@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import statistics
 import sys
 import tempfile
@@ -31,6 +29,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from mafiavision.machine import describe_machine  # noqa: E402
 
 
 def hunt_clips(folder: Path, only: str | None, kind: str = "hunts") -> list[Path]:
@@ -165,9 +165,7 @@ def main() -> int:
     parser.add_argument("--fps-only", action="store_true", help="skip the real-time runs")
     args = parser.parse_args()
     clips = hunt_clips(args.clips, args.only)
-    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.platform()}, "
-          f"Python {platform.python_version()}; model {args.model}; workers {args.workers}; "
-          f"load average {os.getloadavg()[0]:.1f}")
+    print(f"machine: {describe_machine()}; model {args.model}; workers {args.workers}")
     for clip in clips:
         truth = json.loads(clip.with_name(clip.stem + ".truth.json").read_text())
         v = truth["video"]

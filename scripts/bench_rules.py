@@ -10,8 +10,6 @@ disk and on /dev/shm. Figures depend on the machine and its load.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import statistics
 import sys
 import tempfile
@@ -21,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from mafiavision.machine import describe_machine
 from mafiavision.rules import Game
 from mafiavision.rules.record import RecordWriter, replay
 
@@ -42,8 +41,7 @@ def main() -> int:
     args = parser.parse_args()
     games = {path.stem: replay(path) for path in sorted(SAMPLES.glob("*.jsonl"))}
     actions = sum(len(g.actions) for g in games.values())
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
-          f"load {os.getloadavg()[0]:.1f}; Python {platform.python_version()}")  # fmt: skip
+    print(f"machine: {describe_machine()}")
     print(f"data: {len(games)} sample games, {actions} actions; median of {args.repeat} runs")
 
     def push_all() -> None:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import statistics
 import sys
 import tempfile
@@ -33,6 +32,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from mafiavision.machine import describe_machine  # noqa: E402
 from mafiavision.samples.truth import ClipTruth  # noqa: E402
 from mafiavision.vision.composite import (  # noqa: E402
     compose,
@@ -126,9 +126,7 @@ def main() -> int:
     if not EPSRC.is_dir():
         print(f"needs the real photos at {EPSRC}", file=sys.stderr)
         return 2
-    load = os.getloadavg()
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
-          f"Python {platform.python_version()}, load average before {load[0]:.2f}")
+    print(f"machine: {describe_machine()}")
     if args.sizes and args.scenarios:
         print(f"clip: {args.frames} frames at 30 fps, H.264 mp4, 4x3 grid of seats composed from "
               f"{EPSRC.relative_to(ROOT.parent)} photo sequences (each photo {args.hold} frames) "

@@ -22,8 +22,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import os
-import platform
 import sys
 import time
 from dataclasses import replace
@@ -39,22 +37,11 @@ from callout_synth import CONDITIONS, Count, make_count, mix
 from mafiavision.audio.callout import AlignParams, LiveCallout, align
 from mafiavision.audio.sources import AudioClip
 from mafiavision.audio.vad import CHUNK_SECONDS, chunks_of, make_detector
+from mafiavision.machine import describe_machine
 
 TOL = 0.2
 
 
-def machine() -> str:
-    cpu = "?"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    return (f"{platform.platform()}, {cpu}, {os.cpu_count()} CPUs, load {load:.1f}, "
-            f"python {platform.python_version()}")
 
 
 def run_one(c: Count, x: np.ndarray, vad: str, params: AlignParams) -> dict:
@@ -177,7 +164,7 @@ def main() -> int:
                 cached.append((cond, count, row["segments"]))
     print(f"# eval_callout seed={args.seed} counts={args.counts} vad={args.vad} "
           f"languages={langs} wall={time.time() - t_start:.0f}s")
-    print(f"# machine: {machine()}")
+    print(f"# machine: {describe_machine()}")
     summary = {cond: summarise(rows) for cond, rows in per.items()}
     keys = list(next(iter(summary.values())).keys())
     print("| condition | " + " | ".join(keys) + " |")

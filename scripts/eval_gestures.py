@@ -23,8 +23,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -36,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 from extract_handdata_landmarks import DEFAULT_CACHE, DEFAULT_HANDDATA, load_cache  # noqa: E402
 
+from mafiavision.machine import describe_machine  # noqa: E402
 from mafiavision.vision.fingers import default_model, finger_features  # noqa: E402
 from mafiavision.vision.gestures import (  # noqa: E402
     ClubConvention,
@@ -143,9 +142,7 @@ def evaluate(data: dict[str, np.ndarray], part: str) -> None:
     per_hand, batch = min(one), min(batched)
     print(
         f"\nCost: classify_hand {per_hand:.3f} ms per hand (one call per hand, best of 5), "
-        f"{batch:.4f} ms per hand batched ({len(sample)} hands); "
-        f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
-        f"Python {platform.python_version()} (shared machine: figures are noisy)"
+        f"{batch:.4f} ms per hand batched ({len(sample)} hands); {describe_machine()}"
     )
 
 

@@ -16,8 +16,6 @@ Prints per clip and in total:
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -29,6 +27,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from mafiavision.machine import describe_machine  # noqa: E402
 from mafiavision.samples.truth import ClipTruth  # noqa: E402
 from mafiavision.vision.models import hand_landmarker_path  # noqa: E402
 
@@ -128,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.names:
         paths = [p for p in paths if p.name.removesuffix(".truth.json") in set(args.names)]
     print(f"eval_samples: model={args.model}, crops {CROP}px, IMAGE mode; machine "
-          f"{platform.machine()} {os.cpu_count()} CPUs (shared, timings noisy)")
+          f"{describe_machine()}")
     all_found = all_total = 0
     all_shots: list[dict] = []
     start = time.perf_counter()

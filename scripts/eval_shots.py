@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -37,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from extract_handdata_landmarks import DEFAULT_CACHE, DEFAULT_HANDDATA, load_cache  # noqa: E402
 
+from mafiavision.machine import describe_machine  # noqa: E402
 from mafiavision.vision.fingers import curl  # noqa: E402
 from mafiavision.vision.gestures import classify_hand  # noqa: E402
 from mafiavision.vision.landmark_sequences import (  # noqa: E402
@@ -152,8 +151,7 @@ def evaluate(
     )
     print(
         f"cost: {cost / frames_total * 1000:.3f} ms per update ({frames_total} frames); "
-        f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()} "
-        "(shared machine: noisy)"
+        f"{describe_machine()}"
     )
 
 
