@@ -448,7 +448,9 @@ class LiveSession:
                          "taps": len(self._capture.taps) if self._capture else 0,
                          "called": list(step.called), "leader": step.leader},
                 "seats": seats,
-                "roles": list(self.rules.role_titles()),
+                # the most common card first: the deal form preselects it for every seat
+                "roles": sorted(self.rules.role_titles(),
+                                key=lambda role: -self.rules.role_counts()[role]),
                 "misses": {t.name: state.misses_of(t.name) for t in self.rules.bandit_teams()},
                 "checks": [f"seat {c.seat} → {c.target}: {'yes' if c.answer else 'no'}"
                            if c.target is not None else f"seat {c.seat}: no number shown"
