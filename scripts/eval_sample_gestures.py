@@ -24,6 +24,7 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -34,12 +35,35 @@ sys.path.insert(0, str(ROOT))
 from eval_shots import add_config_option, shot_config  # noqa: E402
 
 from mafiavision.vision.gestures import classify_hand  # noqa: E402
-from mafiavision.vision.landmark_sequences import Observation  # noqa: E402
 from mafiavision.vision.numbers import NumberEvent, NumberReader  # noqa: E402
-from mafiavision.vision.shots import ShotConfig, ShotDetector, ShotEvent  # noqa: E402
+from mafiavision.vision.shots import (  # noqa: E402
+    ShotConfig,
+    ShotDetector,
+    ShotEvent,
+    continuing_hand,
+)
 
 SAMPLES = ROOT / "sample_videos"
 CACHE = ROOT / "cache" / "sample_landmarks"
+
+
+@dataclass(frozen=True)
+class _Hand:
+    """One recorded observation row, as :func:`continuing_hand` sees it."""
+
+    row: int
+    track: int
+    score: float
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """A recorded hand fed to the shot detector (the fields of ``HandObservation`` it reads)."""
+
+    seat: int
+    t: float
+    world: np.ndarray
+    track: int
 
 
 def record(clip: Path, model: str, out: Path) -> None:
@@ -50,7 +74,8 @@ def record(clip: Path, model: str, out: Path) -> None:
     from mafiavision.vision.table import Table
 
     table = Table.load(clip.with_suffix(".table.json"))
-    rows: dict[str, list] = {k: [] for k in ("seat", "t", "world", "landmarks", "score", "held")}
+    fields = ("seat", "t", "world", "landmarks", "score", "held", "track")
+    rows: dict[str, list] = {k: [] for k in fields}
     times = []
     start = time.perf_counter()
     with SeatTracker(table, model=model, hands_per_seat=2) as tracker:  # type: ignore[arg-type]
@@ -64,6 +89,7 @@ def record(clip: Path, model: str, out: Path) -> None:
                     rows["landmarks"].append(h.landmarks)
                     rows["score"].append(h.score)
                     rows["held"].append(h.held)
+                    rows["track"].append(h.track)
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, times=np.array(times), **{k: np.array(v) for k, v in rows.items()})
     print(
@@ -87,12 +113,14 @@ def replay(
         rows = by_time.get(float(t), [])
         for seat in seats:
             mine = [i for i in rows if data["seat"][i] == seat]
-            # the seat's most confident hand, as the CLI and the night pipeline feed it
-            best = max(mine, key=lambda i: data["score"][i]) if mine else None
+            # the hand continuing the detector's track, as the CLI and the night pipeline feed it
+            hands = [_Hand(i, int(data["track"][i]), float(data["score"][i])) for i in mine]
+            pick = continuing_hand(hands, shots[seat].track)
+            best = None if pick is None else pick.row
             obs = (
                 None
                 if best is None or data["held"][best]
-                else Observation(seat, float(t), data["world"][best].astype(np.float64))
+                else _Seen(seat, float(t), data["world"][best].astype(np.float64), pick.track)
             )
             shot_events[seat] += shots[seat].update(obs, float(t))
             poses = [classify_hand(data["world"][i]) for i in mine]

@@ -37,8 +37,9 @@ two-finger squeeze.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import numpy as np
 
@@ -116,6 +117,8 @@ class ShotDetector:
         self._quiet: deque[tuple[float, np.ndarray, np.ndarray]] = deque()
         self._squeeze: _Squeeze | None = None
         self._last_seen: float | None = None
+        #: The tracker's id of the hand the detector follows (None: none yet / untracked input).
+        self.track: int | None = None
 
     def _restart(self) -> None:
         self._raw.clear()
@@ -151,6 +154,7 @@ class ShotDetector:
         if obs is None or getattr(obs, "held", False):
             return []  # no fresh landmarks (a held observation repeats the last ones)
         self._last_seen = t
+        self.track = getattr(obs, "track", None)
         self._raw.append((t, curl(obs.world)[1:]))  # index, middle, ring, pinky
         while self._raw[0][0] <= t - cfg.smooth:
             self._raw.popleft()
@@ -199,3 +203,23 @@ class ShotDetector:
         depth = squeeze.peak
         confidence = depth / (depth + squeeze.on) * min(1.0, small / large / 0.5)
         return [ShotEvent(self.seat, squeeze.peak_t, duration, depth, float(confidence))]
+
+
+class Scored(Protocol):
+    """What :func:`continuing_hand` reads (``HandObservation`` has these)."""
+
+    track: int
+    score: float
+
+
+H = TypeVar("H", bound=Scored)
+
+
+def continuing_hand(hands: Sequence[H], track: int | None) -> H | None:
+    """The hand of a seat to feed its :class:`ShotDetector`: the one continuing the detector's
+    ``track`` (even while held, so two raised hands never take turns), else the most confident.
+    Every consumer picks the seat's hand with this."""
+    for hand in hands:
+        if hand.track == track:
+            return hand
+    return max(hands, key=lambda h: h.score) if hands else None

@@ -9,10 +9,10 @@ import pytest
 from mafiavision.errors import InputError
 from mafiavision.vision.composite import grid_boxes, grid_table
 from mafiavision.vision.gate import SeatGate, skin_fraction, thumbnail
-from mafiavision.vision.hands import HandObservation, SeatTracker
+from mafiavision.vision.hands import HandObservation, SeatTracker, resolve_overlaps
 from mafiavision.vision.sources import Frame
 from mafiavision.vision.table import Table, from_boxes
-from mafiavision.vision.tracks import Detection, SeatTracks
+from mafiavision.vision.tracks import Detection, SeatTracks, Track
 from mafiavision.vision.workers import ParallelSeatTracker
 
 SIZE = (1280, 720)
@@ -154,6 +154,29 @@ def _det(x: float, y: float) -> Detection:
         100.0,
         (x - 50, y - 50, x + 50, y + 50),
     )
+
+
+@pytest.mark.parametrize(
+    ("track_at", "track_xy", "winner"),
+    [
+        (2, (470, 360), 2),  # the hand continues a neighbour's track: it goes back there
+        (1, (470, 360), 1),  # its own seat's track: it stays
+        (None, (470, 360), 1),  # no track: the seat that found it
+        (2, (800, 360), 1),  # the neighbour's track is elsewhere: it stays
+    ],
+)
+def test_a_hand_stays_with_the_seat_it_was_tracked_at(
+    track_at: int | None, track_xy: tuple[float, float], winner: int
+) -> None:
+    """Regression (kharkiv_hit_ru seat 3): a squeezing hand lost by its own seat's landmarker
+    but found by the overlapping neighbour's must not start a hand (and a shot) there."""
+    table = from_boxes([(0.20, 0.30, 0.50, 0.70), (0.25, 0.28, 0.55, 0.68)], SIZE)
+    det = _det(470, 362)
+    tracked = {1: [], 2: []}
+    if track_at is not None:
+        tracked[track_at].append(Track(7, _det(*track_xy), 1.0, hits=3, confirmed=True))
+    out = resolve_overlaps({1: [det], 2: []}, table, *SIZE, tracked)
+    assert {seat for seat, dets in out.items() if dets} == {winner}
 
 
 @pytest.mark.parametrize(
