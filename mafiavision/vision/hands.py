@@ -215,10 +215,10 @@ def resolve_overlaps(found: dict[int, list[Detection]], table: Table, width: int
                      height: int, tracked: dict[int, list[Track]] | None = None
                      ) -> dict[int, list[Detection]]:
     """Keep each physical hand at one seat: duplicates (palm centres within half a hand) from
-    overlapping regions go to :func:`forearm_seat`; a hand found by one seat only goes to the
-    examined seat whose confirmed track (``tracked``) it continues — a squeezing hand changes
-    shape and its own seat's landmarker may lose it for a while, while a neighbour's finds it:
-    track continuity dominates re-assignment."""
+    overlapping regions go to :func:`forearm_seat`. A hand found by one seat only that continues
+    another examined seat's confirmed track (``tracked``) is the same kind of duplicate: a
+    squeezing hand changes shape and its own seat's landmarker may lose it for a while while a
+    neighbour's finds it; :func:`forearm_seat` decides between the two seats."""
     tracked = {s: tracks for s, tracks in (tracked or {}).items() if s in found}
     items = [(seat, d) for seat, dets in found.items() for d in dets]
     taken = [False] * len(items)
@@ -235,10 +235,12 @@ def resolve_overlaps(found: dict[int, list[Detection]], table: Table, width: int
                 group.append(j)
         for j in group:
             taken[j] = True
-        if len(group) == 1:
-            out[_tracked_at(det, tracked) or seat].append(det)
-            continue
         seats = {items[j][0] for j in group}
+        if len(group) == 1:
+            seats.add(_tracked_at(det, tracked) or seat)
+            winner = seat if len(seats) == 1 else forearm_seat(det, seats, table, width, height)
+            out[winner].append(det)
+            continue
         winner = forearm_seat(det, seats, table, width, height)
         out[winner].append(max((items[j] for j in group if items[j][0] == winner),
                                key=lambda sd: sd[1].score)[1])

@@ -157,22 +157,30 @@ def _det(x: float, y: float) -> Detection:
 
 
 @pytest.mark.parametrize(
-    ("track_at", "track_xy", "winner"),
+    ("track_at", "track_xy", "player_below", "winner"),
     [
-        (2, (470, 360), 2),  # the hand continues a neighbour's track: it goes back there
-        (1, (470, 360), 1),  # its own seat's track: it stays
-        (None, (470, 360), 1),  # no track: the seat that found it
-        (2, (800, 360), 1),  # the neighbour's track is elsewhere: it stays
+        (2, (470, 360), 2, 2),  # continues seat 2's track and its forearm comes from there
+        (2, (470, 360), 1, 1),  # continues seat 2's track, but seat 1's player holds it
+        (1, (470, 360), 2, 1),  # its own seat's track: no other seat to weigh
+        (None, (470, 360), 2, 1),  # no track: the seat that found it
+        (2, (800, 360), 2, 1),  # seat 2's track is elsewhere: not the same hand
     ],
 )
-def test_a_hand_stays_with_the_seat_it_was_tracked_at(
-    track_at: int | None, track_xy: tuple[float, float], winner: int
+def test_a_hand_found_by_a_neighbour_goes_back_to_its_tracked_seat(
+    track_at: int | None, track_xy: tuple[float, float], player_below: int, winner: int
 ) -> None:
     """Regression (kharkiv_hit_ru seat 3): a squeezing hand lost by its own seat's landmarker
     but found by the overlapping neighbour's must not start a hand (and a shot) there."""
     table = from_boxes([(0.20, 0.30, 0.50, 0.70), (0.25, 0.28, 0.55, 0.68)], SIZE)
+    for k in (0, 1):
+        below = k + 1 == player_below
+        table.regions[k] = table.regions[k].model_copy(
+            update={"toward": (0.0, 1.0) if below else (0.0, -1.0)}
+        )
     det = _det(470, 362)
-    tracked = {1: [], 2: []}
+    det.landmarks[0, :2] = (470 / SIZE[0], 420 / SIZE[1])  # wrist below the hand
+    det.landmarks[9, :2] = (470 / SIZE[0], 330 / SIZE[1])  # middle knuckle
+    tracked: dict[int, list[Track]] = {1: [], 2: []}
     if track_at is not None:
         tracked[track_at].append(Track(7, _det(*track_xy), 1.0, hits=3, confirmed=True))
     out = resolve_overlaps({1: [det], 2: []}, table, *SIZE, tracked)
