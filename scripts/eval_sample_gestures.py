@@ -24,8 +24,10 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
+import av
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,12 +36,36 @@ sys.path.insert(0, str(ROOT))
 from eval_shots import add_config_option, shot_config  # noqa: E402
 
 from mafiavision.vision.gestures import classify_hand  # noqa: E402
-from mafiavision.vision.landmark_sequences import Observation  # noqa: E402
 from mafiavision.vision.numbers import NumberEvent, NumberReader  # noqa: E402
-from mafiavision.vision.shots import ShotConfig, ShotDetector, ShotEvent  # noqa: E402
+from mafiavision.vision.shots import (  # noqa: E402
+    ShotConfig,
+    ShotDetector,
+    ShotEvent,
+    continuing_hand,
+)
 
 SAMPLES = ROOT / "sample_videos"
 CACHE = ROOT / "cache" / "sample_landmarks"
+
+
+@dataclass(frozen=True)
+class _Hand:
+    """One recorded observation row, as :func:`continuing_hand` sees it."""
+
+    row: int
+    track: int
+    score: float
+    bbox: tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """A recorded hand fed to the shot detector (the fields of ``HandObservation`` it reads)."""
+
+    seat: int
+    t: float
+    world: np.ndarray
+    track: int
 
 
 def record(clip: Path, model: str, out: Path) -> None:
@@ -50,7 +76,8 @@ def record(clip: Path, model: str, out: Path) -> None:
     from mafiavision.vision.table import Table
 
     table = Table.load(clip.with_suffix(".table.json"))
-    rows: dict[str, list] = {k: [] for k in ("seat", "t", "world", "landmarks", "score", "held")}
+    fields = ("seat", "t", "world", "landmarks", "score", "held", "track")
+    rows: dict[str, list] = {k: [] for k in fields}
     times = []
     start = time.perf_counter()
     with SeatTracker(table, model=model, hands_per_seat=2) as tracker:  # type: ignore[arg-type]
@@ -64,6 +91,7 @@ def record(clip: Path, model: str, out: Path) -> None:
                     rows["landmarks"].append(h.landmarks)
                     rows["score"].append(h.score)
                     rows["held"].append(h.held)
+                    rows["track"].append(h.track)
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, times=np.array(times), **{k: np.array(v) for k, v in rows.items()})
     print(
@@ -73,9 +101,14 @@ def record(clip: Path, model: str, out: Path) -> None:
 
 
 def replay(
-    data: dict[str, np.ndarray], seats: list[int], config: ShotConfig
+    data: dict[str, np.ndarray], seats: list[int], config: ShotConfig, size: tuple[int, int]
 ) -> tuple[dict, dict]:
-    """Feed the recorded observations to fresh detectors; events per seat."""
+    """Feed the recorded observations to fresh detectors; events per seat (``size``: the
+    frame's width and height)."""
+    def box(i: int) -> tuple[float, float, float, float]:
+        px = data["landmarks"][i][:, :2] * size
+        return (*px.min(axis=0), *px.max(axis=0))
+
     shots = {s: ShotDetector(s, config) for s in seats}
     readers = {s: NumberReader(s) for s in seats}
     shot_events: dict[int, list[ShotEvent]] = {s: [] for s in seats}
@@ -87,12 +120,15 @@ def replay(
         rows = by_time.get(float(t), [])
         for seat in seats:
             mine = [i for i in rows if data["seat"][i] == seat]
-            # the seat's most confident hand, as the CLI and the night pipeline feed it
-            best = max(mine, key=lambda i: data["score"][i]) if mine else None
+            # the hand continuing the detector's track, as the CLI and the night pipeline feed it
+            hands = [_Hand(i, int(data["track"][i]), float(data["score"][i]), box(i))
+                     for i in mine]
+            pick = continuing_hand(hands, shots[seat].track)
+            best = None if pick is None else pick.row
             obs = (
                 None
                 if best is None or data["held"][best]
-                else Observation(seat, float(t), data["world"][best].astype(np.float64))
+                else _Seen(seat, float(t), data["world"][best].astype(np.float64), pick.track)
             )
             shot_events[seat] += shots[seat].update(obs, float(t))
             poses = [classify_hand(data["world"][i]) for i in mine]
@@ -118,7 +154,10 @@ def evaluate(
         with np.load(cache) as f:
             data = {k: f[k] for k in f.files}
         seats = list(range(1, truth["seats"] + 1))
-        shot_events, number_events = replay(data, seats, config)
+        with av.open(str(clip)) as container:
+            stream = container.streams.video[0]
+            size = (stream.width, stream.height)
+        shot_events, number_events = replay(data, seats, config, size)
         true_shots = [g for g in truth["gestures"] if g["kind"] == "shot"]
         found = 0
         used: set[tuple[int, float]] = set()

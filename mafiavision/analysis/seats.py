@@ -12,7 +12,7 @@ from mafiavision.vision.fingers import curl
 from mafiavision.vision.gestures import classify_hand
 from mafiavision.vision.hands import HandObservation
 from mafiavision.vision.numbers import NumberEvent, NumberReader
-from mafiavision.vision.shots import ShotDetector, ShotEvent
+from mafiavision.vision.shots import ShotDetector, ShotEvent, continuing_hand
 
 
 def bend(world: np.ndarray) -> float:
@@ -37,7 +37,7 @@ class SeatStages:
         guns = []
         for seat in self.seats:
             seen = sorted(hands.get(seat, []), key=lambda h: -h.score)
-            best = seen[0] if seen else None
+            best = continuing_hand(seen, self.shot_detectors[seat].track)
             self.shots.extend(self.shot_detectors[seat].update(best, t))
             poses = [classify_hand(h.world, h.landmarks) for h in seen[:2]]
             self._numbers(self.number_readers[seat].update(poses, t))

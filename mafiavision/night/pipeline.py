@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from mafiavision.night.capture import Capture
+from mafiavision.vision.shots import continuing_hand
 
 #: Seconds without a frame before the source counts as dropped out.
 STALL_SECONDS = 1.0
@@ -284,7 +285,7 @@ class Pipeline:
         reading = capture is not None and capture.reads_numbers
         for seat in active:
             found = hands.get(seat) or []
-            best = max(found, key=lambda o: o.score) if found else None
+            best = continuing_hand(found, self._shots[seat].track)
             if best is not None:
                 seen.add(seat)
             shots.extend(self._shots[seat].update(best, frame.t))

@@ -80,7 +80,7 @@ def run_video(args: argparse.Namespace) -> int:
     from mafiavision.vision.gestures import DEFAULT_CONVENTION, ClubConvention, classify_hand
     from mafiavision.vision.hands import SeatTracker
     from mafiavision.vision.numbers import NumberEvent, NumberReader
-    from mafiavision.vision.shots import ShotDetector
+    from mafiavision.vision.shots import ShotDetector, continuing_hand
     from mafiavision.vision.sources import open_source
     from mafiavision.vision.table import Table
 
@@ -118,7 +118,7 @@ def run_video(args: argparse.Namespace) -> int:
             observed = tracker.update(frame)
             for seat in seats:
                 hands = observed.get(seat, [])
-                main = max(hands, key=lambda h: h.score) if hands else None
+                main = continuing_hand(hands, shots[seat].track)
                 keep(seat, shots[seat].update(main, frame.t))
                 poses = [classify_hand(h.world, h.landmarks) for h in hands[:2]]
                 keep(seat, readers[seat].update(poses, frame.t))

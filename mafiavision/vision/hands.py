@@ -29,7 +29,7 @@ from mafiavision.vision.gate import SeatGate
 from mafiavision.vision.models import HandVariant, hand_landmarker_path
 from mafiavision.vision.sources import Frame
 from mafiavision.vision.table import Table
-from mafiavision.vision.tracks import Detection, SeatTracks
+from mafiavision.vision.tracks import Detection, SeatTracks, Track
 
 #: Landmark indices: wrist, and the knuckles (MCP) of index, middle, ring and little fingers.
 WRIST, MIDDLE_MCP = 0, 9
@@ -199,10 +199,27 @@ def forearm_seat(detection: Detection, seats: Iterable[int], table: Table, width
     return best
 
 
+def _tracked_at(det: Detection, tracked: dict[int, list[Track]]) -> int | None:
+    """The seat whose confirmed track ``det`` continues (palm within one hand width; the most
+    recently seen such track, then the nearest); None when it continues none."""
+    best, best_key = None, (math.inf, math.inf)
+    for seat, tracks in tracked.items():
+        for tr in tracks:
+            dist = float(np.linalg.norm(det.center - tr.detection.center))
+            if dist <= max(det.width, tr.detection.width) and (-tr.t, dist) < best_key:
+                best, best_key = seat, (-tr.t, dist)
+    return best
+
+
 def resolve_overlaps(found: dict[int, list[Detection]], table: Table, width: int,
-                     height: int) -> dict[int, list[Detection]]:
+                     height: int, tracked: dict[int, list[Track]] | None = None
+                     ) -> dict[int, list[Detection]]:
     """Keep each physical hand at one seat: duplicates (palm centres within half a hand) from
-    overlapping regions go to :func:`forearm_seat`."""
+    overlapping regions go to :func:`forearm_seat`. A hand found by one seat only that continues
+    another examined seat's confirmed track (``tracked``) is the same kind of duplicate: a
+    squeezing hand changes shape and its own seat's landmarker may lose it for a while while a
+    neighbour's finds it; :func:`forearm_seat` decides between the two seats."""
+    tracked = {s: tracks for s, tracks in (tracked or {}).items() if s in found}
     items = [(seat, d) for seat, dets in found.items() for d in dets]
     taken = [False] * len(items)
     out: dict[int, list[Detection]] = {seat: [] for seat in found}
@@ -218,10 +235,12 @@ def resolve_overlaps(found: dict[int, list[Detection]], table: Table, width: int
                 group.append(j)
         for j in group:
             taken[j] = True
-        if len(group) == 1:
-            out[seat].append(det)
-            continue
         seats = {items[j][0] for j in group}
+        if len(group) == 1:
+            seats.add(_tracked_at(det, tracked) or seat)
+            winner = seat if len(seats) == 1 else forearm_seat(det, seats, table, width, height)
+            out[winner].append(det)
+            continue
         winner = forearm_seat(det, seats, table, width, height)
         out[winner].append(max((items[j] for j in group if items[j][0] == winner),
                                key=lambda sd: sd[1].score)[1])
@@ -352,7 +371,11 @@ class SeatTracker:
             for number, dets in detected.items()
         }
         self.stats = {"examined": len(jobs), "gated": len(due) - len(jobs)}
-        found = resolve_overlaps(found, self.table, w, h)
+        tracked = {
+            number: [tr for tr in seat.tracks.tracks if tr.confirmed]
+            for number, seat in self._seats.items()
+        }
+        found = resolve_overlaps(found, self.table, w, h, tracked)
         out: dict[int, list[HandObservation]] = {}
         for number, seat in self._seats.items():
             tracks = (

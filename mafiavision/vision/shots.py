@@ -37,8 +37,9 @@ two-finger squeeze.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import numpy as np
 
@@ -116,6 +117,8 @@ class ShotDetector:
         self._quiet: deque[tuple[float, np.ndarray, np.ndarray]] = deque()
         self._squeeze: _Squeeze | None = None
         self._last_seen: float | None = None
+        #: The tracker's id of the hand the detector follows (None: none yet / untracked input).
+        self.track: int | None = None
 
     def _restart(self) -> None:
         self._raw.clear()
@@ -151,6 +154,7 @@ class ShotDetector:
         if obs is None or getattr(obs, "held", False):
             return []  # no fresh landmarks (a held observation repeats the last ones)
         self._last_seen = t
+        self.track = getattr(obs, "track", None)
         self._raw.append((t, curl(obs.world)[1:]))  # index, middle, ring, pinky
         while self._raw[0][0] <= t - cfg.smooth:
             self._raw.popleft()
@@ -199,3 +203,35 @@ class ShotDetector:
         depth = squeeze.peak
         confidence = depth / (depth + squeeze.on) * min(1.0, small / large / 0.5)
         return [ShotEvent(self.seat, squeeze.peak_t, duration, depth, float(confidence))]
+
+
+class Scored(Protocol):
+    """What :func:`continuing_hand` reads (``HandObservation`` has these)."""
+
+    track: int
+    score: float
+    bbox: tuple[float, float, float, float]  # x0, y0, x1, y1 pixels
+
+
+H = TypeVar("H", bound=Scored)
+
+
+def _same_place(a: Scored, b: Scored) -> bool:
+    """Box centres within half a hand: one physical hand reported twice."""
+    ca = np.array([a.bbox[0] + a.bbox[2], a.bbox[1] + a.bbox[3]]) / 2
+    cb = np.array([b.bbox[0] + b.bbox[2], b.bbox[1] + b.bbox[3]]) / 2
+    size = max(a.bbox[2] - a.bbox[0], a.bbox[3] - a.bbox[1], b.bbox[2] - b.bbox[0],
+               b.bbox[3] - b.bbox[1])
+    return float(np.linalg.norm(ca - cb)) < 0.5 * size
+
+
+def continuing_hand(hands: Sequence[H], track: int | None) -> H | None:
+    """The hand of a seat to feed its :class:`ShotDetector`: the one continuing the detector's
+    ``track`` (even while held, so two raised hands never take turns), else the most confident.
+    When the landmarker reports that hand twice at one place (its VIDEO-mode copy stuck on an
+    old pose plus a fresh palm detection: kharkiv_miss_other_en after a squeeze), the newest
+    track is taken. Every consumer picks the seat's hand with this."""
+    mine = next((h for h in hands if h.track == track), None)
+    if mine is None:
+        return max(hands, key=lambda h: h.score) if hands else None
+    return max((h for h in hands if h is mine or _same_place(h, mine)), key=lambda h: h.track)

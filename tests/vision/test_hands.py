@@ -9,10 +9,10 @@ import pytest
 from mafiavision.errors import InputError
 from mafiavision.vision.composite import grid_boxes, grid_table
 from mafiavision.vision.gate import SeatGate, skin_fraction, thumbnail
-from mafiavision.vision.hands import HandObservation, SeatTracker
+from mafiavision.vision.hands import HandObservation, SeatTracker, resolve_overlaps
 from mafiavision.vision.sources import Frame
 from mafiavision.vision.table import Table, from_boxes
-from mafiavision.vision.tracks import Detection, SeatTracks
+from mafiavision.vision.tracks import Detection, SeatTracks, Track
 from mafiavision.vision.workers import ParallelSeatTracker
 
 SIZE = (1280, 720)
@@ -154,6 +154,37 @@ def _det(x: float, y: float) -> Detection:
         100.0,
         (x - 50, y - 50, x + 50, y + 50),
     )
+
+
+@pytest.mark.parametrize(
+    ("track_at", "track_xy", "player_below", "winner"),
+    [
+        (2, (470, 360), 2, 2),  # continues seat 2's track and its forearm comes from there
+        (2, (470, 360), 1, 1),  # continues seat 2's track, but seat 1's player holds it
+        (1, (470, 360), 2, 1),  # its own seat's track: no other seat to weigh
+        (None, (470, 360), 2, 1),  # no track: the seat that found it
+        (2, (800, 360), 2, 1),  # seat 2's track is elsewhere: not the same hand
+    ],
+)
+def test_a_hand_found_by_a_neighbour_goes_back_to_its_tracked_seat(
+    track_at: int | None, track_xy: tuple[float, float], player_below: int, winner: int
+) -> None:
+    """Regression (kharkiv_hit_ru seat 3): a squeezing hand lost by its own seat's landmarker
+    but found by the overlapping neighbour's must not start a hand (and a shot) there."""
+    table = from_boxes([(0.20, 0.30, 0.50, 0.70), (0.25, 0.28, 0.55, 0.68)], SIZE)
+    for k in (0, 1):
+        below = k + 1 == player_below
+        table.regions[k] = table.regions[k].model_copy(
+            update={"toward": (0.0, 1.0) if below else (0.0, -1.0)}
+        )
+    det = _det(470, 362)
+    det.landmarks[0, :2] = (470 / SIZE[0], 420 / SIZE[1])  # wrist below the hand
+    det.landmarks[9, :2] = (470 / SIZE[0], 330 / SIZE[1])  # middle knuckle
+    tracked: dict[int, list[Track]] = {1: [], 2: []}
+    if track_at is not None:
+        tracked[track_at].append(Track(7, _det(*track_xy), 1.0, hits=3, confirmed=True))
+    out = resolve_overlaps({1: [det], 2: []}, table, *SIZE, tracked)
+    assert {seat for seat, dets in out.items() if dets} == {winner}
 
 
 @pytest.mark.parametrize(

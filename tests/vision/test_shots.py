@@ -9,6 +9,7 @@ landmark, measured by scripts/eval_shots.py --jitter).
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +25,7 @@ from mafiavision.vision.landmark_sequences import (
     bump,
     scenario,
 )
-from mafiavision.vision.shots import ShotDetector, ShotEvent
+from mafiavision.vision.shots import ShotDetector, ShotEvent, continuing_hand
 from tests.vision.gesture_data import mediapipe_world, real_photo_hands
 
 
@@ -123,6 +124,63 @@ def test_two_squeezes_are_two_events_deeper_squeeze_more_confident(
     events = run(build(spec, gun, fist, np.random.default_rng(3)))
     assert [round(e.t, 1) for e in events] == pytest.approx([1.65, 2.55], abs=0.15)
     assert events[1].depth > events[0].depth and events[1].confidence > events[0].confidence
+
+
+@dataclass(frozen=True)
+class _Hand:
+    seat: int
+    world: np.ndarray
+    track: int
+    score: float
+    bbox: tuple[float, float, float, float] = (0.0, 0.0, 100.0, 100.0)
+    held: bool = False
+
+
+@pytest.mark.parametrize(
+    ("hands", "track", "picked"),
+    [
+        ([], None, None),
+        ([(1, 0.6, 0), (2, 0.9, 300)], None, 2),  # no track yet: the most confident
+        ([(1, 0.6, 0), (2, 0.9, 300)], 1, 1),  # the detector's hand, though less confident
+        ([(1, 0.6, 0), (2, 0.9, 300)], 3, 2),  # its track ended: the most confident
+        ([(1, 0.9, 0), (2, 0.6, 10)], 1, 2),  # the same hand twice: the newest track
+        ([(2, 0.9, 0), (1, 0.6, 10)], 2, 2),
+        ([(1, 0.9, 0), (2, 0.6, 300)], 1, 1),  # two hands: its own
+    ],
+)
+def test_continuing_hand(
+    hands: list[tuple[int, float, float]], track: int | None, picked: int | None
+) -> None:
+    seen = [_Hand(1, np.zeros((21, 3)), tr, score, (x, 0.0, x + 100.0, 100.0))
+            for tr, score, x in hands]
+    hand = continuing_hand(seen, track)
+    assert (hand.track if hand else None) == picked
+
+
+def test_two_hands_taking_turns_as_most_confident_do_not_hide_the_shot(
+    hands: dict[str, np.ndarray],
+) -> None:
+    """Regression (kharkiv_miss_other_en seats 2 and 8): a seat's second hand is more
+    confident every other frame; the detector follows its own hand's track."""
+    gun, fist = hands["victory"], hands["fist"]
+    spec = SequenceSpec(
+        4.0, index=lambda t: 0.9 * bump(t, 2.0, 0.4), middle=lambda t: 0.9 * bump(t, 2.0, 0.4)
+    )
+    frames = build(spec, gun, fist, np.random.default_rng(5))
+
+    def events(pick: str) -> list[ShotEvent]:
+        detector = ShotDetector(seat=4)
+        out: list[ShotEvent] = []
+        for k, (t, obs) in enumerate(frames):
+            seen = [_Hand(4, obs.world, 11, 0.8),
+                    _Hand(4, fist, 12, 0.9 if k % 2 else 0.7, (400.0, 0.0, 500.0, 100.0))]
+            hand = (continuing_hand(seen, detector.track) if pick == "track"
+                    else max(seen, key=lambda h: h.score))
+            out += detector.update(hand, t)
+        return out
+
+    assert [round(e.t, 1) for e in events("track")] == pytest.approx([2.2], abs=0.2)
+    assert len(events("score")) != 1  # the old choice: the two hands' poses mix
 
 
 def test_reset_forgets_a_squeeze_in_progress(hands: dict[str, np.ndarray]) -> None:
