@@ -13,6 +13,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from mafiavision.errors import InputError, MissingInputError
+from mafiavision.rules.rulesets import load_rules
 
 RuleName = Literal["kharkiv", "romanian", "ukrainian", "triad"]
 Role = Literal["civilian", "sheriff", "mafia", "don", "commissar", "clan", "boss", "yakuza",
@@ -164,10 +165,12 @@ class NightScript(Strict):
         return self
 
     def role_of(self, seat: int) -> str:
+        """The seat's role as the rule set names it; unlisted seats hold the plain card of the
+        largest team (civilian, citizen or town)."""
         for role, seats in self.roles.items():
             if seat in seats:
                 return role
-        return "civilian"
+        return max(load_rules(self.rules).teams, key=lambda team: team.size).member
 
     def members(self, group: str) -> list[int]:
         return sorted(s for role in GROUPS[group] for s in self.roles.get(role, []))  # type: ignore[call-overload]

@@ -1,3 +1,7 @@
+import json
+from collections import Counter
+from pathlib import Path
+
 import pytest
 
 from mafiavision.samples.truth import Gesture, hunt_result
@@ -39,3 +43,14 @@ def test_hunt_result(shots: dict, verdict: str, target: int | None, kinds: list[
     assert res.target == target
     assert [o.kind for o in res.observations] == kinds
     assert bool(res.reasons) == (verdict == "miss")
+
+
+@pytest.mark.parametrize("path", sorted(Path(__file__).resolve().parents[2].glob(
+    "sample_videos/*.truth.json")), ids=lambda p: p.name.removesuffix(".truth.json"))
+def test_roles_are_the_rule_sets_deck(path: Path) -> None:
+    """The deal in the truth is one the rules engine accepts (same role names and counts)."""
+
+    from mafiavision.rules.rulesets import load_rules
+
+    truth = json.loads(path.read_text())
+    assert Counter(truth["roles"].values()) == load_rules(truth["rules"]).role_counts()
