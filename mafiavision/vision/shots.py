@@ -210,28 +210,18 @@ class Scored(Protocol):
 
     track: int
     score: float
-    bbox: tuple[float, float, float, float]  # x0, y0, x1, y1 pixels
 
 
 H = TypeVar("H", bound=Scored)
 
 
-def _same_place(a: Scored, b: Scored) -> bool:
-    """Box centres within half a hand: one physical hand reported twice."""
-    ca = np.array([a.bbox[0] + a.bbox[2], a.bbox[1] + a.bbox[3]]) / 2
-    cb = np.array([b.bbox[0] + b.bbox[2], b.bbox[1] + b.bbox[3]]) / 2
-    size = max(a.bbox[2] - a.bbox[0], a.bbox[3] - a.bbox[1], b.bbox[2] - b.bbox[0],
-               b.bbox[3] - b.bbox[1])
-    return float(np.linalg.norm(ca - cb)) < 0.5 * size
-
-
 def continuing_hand(hands: Sequence[H], track: int | None) -> H | None:
     """The hand of a seat to feed its :class:`ShotDetector`: the one continuing the detector's
     ``track`` (even while held, so two raised hands never take turns), else the most confident.
-    When the landmarker reports that hand twice at one place (its VIDEO-mode copy stuck on an
-    old pose plus a fresh palm detection: kharkiv_miss_other_en after a squeeze), the newest
-    track is taken. Every consumer picks the seat's hand with this."""
+    (One hand reported twice at one place is merged by the tracker:
+    :func:`mafiavision.vision.hands.merge_duplicates`.) Every consumer picks the seat's hand
+    with this."""
     mine = next((h for h in hands if h.track == track), None)
-    if mine is None:
-        return max(hands, key=lambda h: h.score) if hands else None
-    return max((h for h in hands if h is mine or _same_place(h, mine)), key=lambda h: h.track)
+    if mine is not None:
+        return mine
+    return max(hands, key=lambda h: h.score) if hands else None

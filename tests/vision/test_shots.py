@@ -132,7 +132,6 @@ class _Hand:
     world: np.ndarray
     track: int
     score: float
-    bbox: tuple[float, float, float, float] = (0.0, 0.0, 100.0, 100.0)
     held: bool = False
 
 
@@ -140,19 +139,16 @@ class _Hand:
     ("hands", "track", "picked"),
     [
         ([], None, None),
-        ([(1, 0.6, 0), (2, 0.9, 300)], None, 2),  # no track yet: the most confident
-        ([(1, 0.6, 0), (2, 0.9, 300)], 1, 1),  # the detector's hand, though less confident
-        ([(1, 0.6, 0), (2, 0.9, 300)], 3, 2),  # its track ended: the most confident
-        ([(1, 0.9, 0), (2, 0.6, 10)], 1, 2),  # the same hand twice: the newest track
-        ([(2, 0.9, 0), (1, 0.6, 10)], 2, 2),
-        ([(1, 0.9, 0), (2, 0.6, 300)], 1, 1),  # two hands: its own
+        ([(1, 0.6), (2, 0.9)], None, 2),  # no track yet: the most confident
+        ([(1, 0.6), (2, 0.9)], 1, 1),  # the detector's hand, though less confident
+        ([(1, 0.6), (2, 0.9)], 3, 2),  # its track ended: the most confident
+        ([(1, 0.9), (2, 0.6)], 2, 2),
     ],
 )
 def test_continuing_hand(
-    hands: list[tuple[int, float, float]], track: int | None, picked: int | None
+    hands: list[tuple[int, float]], track: int | None, picked: int | None
 ) -> None:
-    seen = [_Hand(1, np.zeros((21, 3)), tr, score, (x, 0.0, x + 100.0, 100.0))
-            for tr, score, x in hands]
+    seen = [_Hand(1, np.zeros((21, 3)), tr, score) for tr, score in hands]
     hand = continuing_hand(seen, track)
     assert (hand.track if hand else None) == picked
 
@@ -173,7 +169,7 @@ def test_two_hands_taking_turns_as_most_confident_do_not_hide_the_shot(
         out: list[ShotEvent] = []
         for k, (t, obs) in enumerate(frames):
             seen = [_Hand(4, obs.world, 11, 0.8),
-                    _Hand(4, fist, 12, 0.9 if k % 2 else 0.7, (400.0, 0.0, 500.0, 100.0))]
+                    _Hand(4, fist, 12, 0.9 if k % 2 else 0.7)]
             hand = (continuing_hand(seen, detector.track) if pick == "track"
                     else max(seen, key=lambda h: h.score))
             out += detector.update(hand, t)
