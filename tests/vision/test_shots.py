@@ -25,7 +25,7 @@ from mafiavision.vision.landmark_sequences import (
     bump,
     scenario,
 )
-from mafiavision.vision.shots import ShotDetector, ShotEvent, continuing_hand
+from mafiavision.vision.shots import ShotConfig, ShotDetector, ShotEvent, continuing_hand
 from tests.vision.gesture_data import mediapipe_world, real_photo_hands
 
 
@@ -44,10 +44,16 @@ def hands(handdata: Path) -> dict[str, np.ndarray]:
         for source, label, _, h in real_photo_hands(handdata)
         if (source, label) == ("epsrc", "2") and h is not None
     )
+    open_hand = next(
+        h.world.astype(np.float64)
+        for source, label, _, h in real_photo_hands(handdata)
+        if (source, label) == ("sign", "5") and h is not None
+    )
     return {
         "victory": mediapipe_world(handdata, "victory"),
         "back_of_hand_v": back,
         "fist": mediapipe_world(handdata, "fist"),
+        "open": open_hand,
     }
 
 
@@ -80,6 +86,47 @@ def test_small_bend_seen_from_the_back_is_found(hands: dict[str, np.ndarray], to
     events = run(build(spec, gun, fist, np.random.default_rng(7)))
     assert len(events) == 1 and abs(events[0].t - 2.7) <= 0.2
     assert events[0].depth < total + 15  # the depth is the bend, not a fixed score
+
+
+@pytest.mark.parametrize(
+    ("pose", "require_gun", "shots"),
+    [
+        ("victory", True, 1),
+        ("open", True, 0),  # an open hand (a distractor) folding index + middle: not the gun
+        ("open", False, 1),  # the same frames without the pose check: the squeeze is there
+    ],
+)
+def test_only_the_gun_shoots(
+    hands: dict[str, np.ndarray], pose: str, require_gun: bool, shots: int
+) -> None:
+    spec = SequenceSpec(
+        5.0, index=lambda t: 0.8 * bump(t, 2.5, 0.4), middle=lambda t: 0.8 * bump(t, 2.5, 0.4)
+    )
+    frames = build(spec, hands[pose], hands["fist"], np.random.default_rng(4))
+    events = run(frames, ShotDetector(4, ShotConfig(require_gun=require_gun)))
+    assert len(events) == shots, events
+
+
+@pytest.mark.parametrize(
+    ("gone_after_release", "shots"),
+    [
+        (0.1, 0),  # lowered out of view just after the "squeeze": the hand was leaving
+        (0.5, 1),  # the hand stays up after its squeeze: a shot
+        (None, 1),
+    ],
+)
+def test_a_hand_that_leaves_right_after_a_squeeze_did_not_shoot(
+    hands: dict[str, np.ndarray], gone_after_release: float | None, shots: int
+) -> None:
+    """Regression (kharkiv_overhead_ru seat 3, lite): a hand being lowered out of view read a
+    25° squeeze just before it vanished. A squeeze counts once the hand stayed ``max_gap``."""
+    hidden = () if gone_after_release is None else ((2.9 + gone_after_release, 9.0),)
+    spec = SequenceSpec(
+        5.0, index=lambda t: 0.8 * bump(t, 2.5, 0.4), middle=lambda t: 0.8 * bump(t, 2.5, 0.4),
+        hidden=hidden,
+    )
+    events = run(build(spec, hands["victory"], hands["fist"], np.random.default_rng(6)))
+    assert len(events) == shots, events
 
 
 @pytest.mark.parametrize(
