@@ -17,18 +17,11 @@ from mafiavision.night.session import LiveSession
 from mafiavision.rules.record import replay
 from mafiavision.samples.truth import ClipTruth
 from mafiavision.ui.commands import COMMAND
+from tests.night.helpers import Clock
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_videos"
 CLIPS = sorted(p.name.removesuffix(".truth.json") for p in SAMPLES.glob("*.truth.json"))
 STEP_KIND = {"orders": "meet", "hunt": "hunt", "check": "check"}
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 0.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 def test_every_clip_is_found() -> None:
