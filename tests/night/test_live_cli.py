@@ -157,7 +157,7 @@ def test_sample_miss_verdict_equals_truth_or_asks(tmp_path, lives, name) -> None
     lives.append(live)
     card = wait_for_card(live, CARD_WAIT)
     # The verdict (hit on which seat, or miss) equals the truth, or the card asks the moderator.
-    assert card["hit"] == expected_hit(truth) or card["questions"], card["summary"]
+    assert grade(card, expected_steps(truth)[0]) in (Grade.CORRECT, Grade.ASKED), card["summary"]
 
 
 @pytest.mark.parametrize("name", ["triad_checks_en"])
