@@ -9,10 +9,10 @@ Two views of the hand feed each finger's model:
   in the photo. The features do not change with an in-plane turn, scaling or mirroring, and a
   straight finger projects to a straight line from any side. The frame's aspect ratio, which
   the normalised landmarks hide, is recovered per hand from the world landmarks
-  (:func:`square_pixels`). Without image landmarks (the shot
-  detector passes world landmarks only) the world landmarks' x, y stand in: MediaPipe's world
-  axes follow the camera's (on the EPSRC photos the world x, y match the image points up to a
-  median in-plane turn of 1.4° and a median residual of 12 % of the hand's size).
+  (:func:`square_pixels`). Without image landmarks (the shot detector passes world landmarks
+  only) the world landmarks' x, y stand in: MediaPipe's world axes follow the camera's (on the
+  EPSRC photos the world x, y match the image points up to a median in-plane turn of 1.4° and
+  a median residual of 12 % of the hand's size).
 
 Landmark indices (MediaPipe): 0 wrist; thumb 1 CMC, 2 MCP, 3 IP, 4 tip; index 5–8, middle 9–12,
 ring 13–16, pinky 17–20 (MCP, PIP, DIP, tip).
@@ -55,7 +55,6 @@ THRESHOLDS_PATH = Path(__file__).with_name("thresholds.json")
 
 _CHAINS = np.arange(1, 21).reshape(5, 4)  # per finger: base, 2nd, 3rd joint, tip
 
-#: Names of the feature columns of :func:`finger_features`, per finger.
 _IMAGE_NAMES = (
     "image_straightness",
     "image_cos_pip",
@@ -64,6 +63,7 @@ _IMAGE_NAMES = (
     "image_palm_a_minus_b",
     "image_progress",
 )
+#: Names of the feature columns of :func:`finger_features`, per finger.
 FEATURE_NAMES: dict[str, tuple[str, ...]] = {
     "thumb": (
         "bend_mcp",
@@ -135,10 +135,6 @@ class FingerFeatures:
     """Per-finger feature matrices for a batch of hands: ``by_finger[name]`` is (..., k)."""
 
     by_finger: dict[str, np.ndarray]
-
-
-def _cos(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return np.sum(a * b, axis=-1) / (_norm(a) * _norm(b) + 1e-12)
 
 
 def _image_features(points: np.ndarray) -> np.ndarray:
