@@ -121,7 +121,7 @@ def replay(data: dict[str, np.ndarray], seats: list[int], config: ShotConfig) ->
                 else _Seen(seat, float(t), data["world"][best].astype(np.float64), pick.track)
             )
             shot_events[seat] += shots[seat].update(obs, float(t))
-            poses = [classify_hand(data["world"][i]) for i in mine]
+            poses = [classify_hand(data["world"][i], data["landmarks"][i]) for i in mine]
             number_events[seat] += readers[seat].update(poses, float(t))
     for seat in seats:
         number_events[seat] += readers[seat].flush()
