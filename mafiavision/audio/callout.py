@@ -97,7 +97,10 @@ class AlignParams:
     weak_score: float = 0.8
     w_duration: float = 1.0
     short: float = 0.12
-    rise: float = 0.5
+    rise: float = 0.2
+    skip_head: float = 1.0
+    blip: float = 1.0
+    blip_peak: float = 0.98
 
 
 @dataclass
@@ -203,7 +206,10 @@ def align(segments: Sequence[Segment], n_words: int, params: AlignParams | None 
     m, n, jmax = len(t), n_words, p.max_jump
     grid = np.geomspace(p.t_grid[0], p.t_grid[1], p.t_grid[2])
     g = len(grid)
+    # the start of a segment with a rise inside may be a lead-in (music, noise) to the word
+    has_rise = np.array([bool(s.rises) for s in segs])[of] & ~cands.rise
     skip = np.where(cands.rise, p.continuation, _skip_costs(segs, p)[of])
+    skip = np.where(has_rise, np.minimum(skip, p.skip_head), skip)
     cum = np.concatenate([[0.0], np.cumsum(skip)])  # cum[i] = skip cost of candidates < i
     seg_durs = np.array([s.duration for s in segs])
     wordlike = seg_durs[seg_durs >= p.short]
@@ -216,8 +222,12 @@ def align(segments: Sequence[Segment], n_words: int, params: AlignParams | None 
     edge = np.where(long, p.skip_lead, skip)
     lead = np.concatenate([[0.0], np.cumsum(edge)])[:m]
     score = np.array([s.score for s in segs])[of]
+    # a short, never quite sure piece right before a segment: a chord or click before the word
+    nxt = np.array([i + 1 < len(segs) and segs[i + 1].start - s.end < p.split_gap
+                    for i, s in enumerate(segs)])
+    blip = np.array([s.duration < 2 * p.short and s.peak < p.blip_peak for s in segs]) & nxt
     choose = (_choose_costs(score, spans, typical, p) + np.where(long, p.long_word, 0.0)
-              + np.where(cands.rise, p.rise, 0.0))
+              + np.where(cands.rise, p.rise, 0.0) + np.where(blip[of] & ~cands.rise, p.blip, 0.0))
     trail = np.concatenate([np.cumsum(edge[::-1])[::-1][1:], [0.0]])
     starts = np.array([s.start for s in segs])
     seg_ends = np.array([s.end for s in segs])
@@ -401,6 +411,7 @@ class LiveCallout:
         self.confirmed: list[bool] = []  # per window
         self.complete = False  # every called number is placed
         self.now = 0.0  # end of the last chunk pushed
+        self._aligned_to = -math.inf  # end of the last segment aligned
         detector.reset()
 
     def _put(self, seg: Segment) -> None:
@@ -417,9 +428,11 @@ class LiveCallout:
         if closed is not None:
             self._put(closed)
         pause = self.segmenter.tentative(now)
-        if pause is None:
-            return []
-        self._put(pause)
+        if pause is not None:
+            self._put(pause)
+        elif closed is None or closed.end <= self._aligned_to:
+            return []  # nothing new (a closed segment was seen already when its word paused)
+        self._aligned_to = self.segments[-1].end
         return self._update(align(self.segments, len(self.seats), self.params, open_end=True))
 
     def _update(self, al: Alignment) -> list[LiveWindow]:

@@ -174,20 +174,22 @@ class Segment:
 class Segmenter:
     """Hysteresis over chunk scores → closed segments, pushed one chunk at a time.
 
-    A *rise* is a chunk scoring ``threshold`` or more after at least ``min_dip`` seconds below
-    ``threshold`` that did not close the segment (the score stayed above ``threshold - 0.15``
-    for part of it): speech that resumes after a dip, e.g. a number said right after the
-    preamble with the pause between them filled by noise.
+    A *rise* is a chunk scoring ``dip_level`` or more after at least ``min_dip`` seconds below
+    ``dip_level``, reaching under ``threshold``, that did not close the segment: speech that
+    resumes after a dip, e.g. a number said right after the preamble with the pause between them
+    filled by noise.
     """
 
     threshold: float = 0.5
     min_silence: float = 0.096
     min_speech: float = 0.064
     min_dip: float = 0.096
+    dip_level: float = 0.7
     #: live use: a word "pauses" (see :meth:`tentative`) at the first chunk below this score
-    pause_level: float = 0.8
+    pause_level: float = 0.95
     _onset: float | None = field(default=None, init=False)
     _dip: int = field(default=0, init=False)
+    _dip_min: float = field(default=1.0, init=False)
     _rises: list[float] = field(default_factory=list, init=False)
     _last_speech_end: float = field(default=0.0, init=False)
     _scores: list[float] = field(default_factory=list, init=False)
@@ -220,15 +222,17 @@ class Segmenter:
             if score >= self.threshold:
                 self._onset, self._last_speech_end, self._scores = t, t + CHUNK_SECONDS, [score]
                 self._last_high_end = t + CHUNK_SECONDS
-                self._dip, self._rises = 0, []
+                self._dip, self._dip_min, self._rises = 0, 1.0, []
             return None
         self._scores.append(score)
-        if score < self.threshold:
+        if score < self.dip_level:
             self._dip += 1
+            self._dip_min = min(self._dip_min, score)
         else:
-            if self._dip * CHUNK_SECONDS >= self.min_dip - 1e-9:
+            if (self._dip * CHUNK_SECONDS >= self.min_dip - 1e-9
+                    and self._dip_min < self.threshold):
                 self._rises.append(t)
-            self._dip = 0
+            self._dip, self._dip_min = 0, 1.0
         if score >= self.pause_level:
             self._last_high_end = t + CHUNK_SECONDS
             self._reported = False
