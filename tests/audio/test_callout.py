@@ -34,6 +34,10 @@ def without(segs: list[Segment], i: int) -> list[Segment]:
 
 
 W = words(ONSETS)
+SLOW_ONSETS = [1.0, 2.3, 3.6, 4.9, 6.2, 7.5]  # a slower count, 1.3 s apart
+SLOW = words(SLOW_ONSETS, 0.4)
+LATE_ONSETS = [1.0, 2.3, 3.75, 4.9, 6.2, 7.5]  # the third number said 0.15 s late
+LATE = words(LATE_ONSETS, 0.4)
 CASES = {
     "clean": (W, ONSETS, 0.01),
     "merged 3+4": ([*W[:2], Segment(3.85, 5.05, 0.9, 1.0), *W[4:]], ONSETS, 0.12),
@@ -69,6 +73,24 @@ CASES = {
         [Segment(0.3, 1.5, 0.97, 1.0), Segment(2.0, 3.25, 0.9, 1.0), *W[2:]],
         ONSETS,
         0.12,
+    ),
+    # the pause after the preamble filled by noise: one segment, "one" starts at its rise
+    "preamble run into the first number": (
+        [Segment(0.3, 2.3, 0.97, 1.0, (2.0,)), *W[1:]],
+        ONSETS,
+        0.01,
+    ),
+    # music just before a word runs into it: the word starts at the segment's rise
+    "lead-in before a word": (
+        [*SLOW[:2], Segment(3.3, 4.0, 0.85, 1.0, (3.6,)), *SLOW[3:]],
+        SLOW_ONSETS,
+        0.01,
+    ),
+    # a chord attack (short, never quite sure) right before a word said a little late
+    "unsure blip right before a word": (
+        [*LATE[:2], Segment(3.5, 3.57, 0.7, 0.9), *LATE[2:]],
+        LATE_ONSETS,
+        0.01,
     ),
     "faint noise in a gap": (
         sorted([*W, Segment(5.1, 5.3, 0.55, 0.6)], key=lambda s: s.start),
