@@ -2,13 +2,17 @@
 
 The moderator says the called seats' numbers in order, so the k-th number word is the k-th called
 seat: no recognition is needed, only an *ordinal alignment* of the speech segments to the words.
-:func:`align` does it by dynamic programming over the segment onsets ("candidates"):
+:func:`align` does it by dynamic programming over the "candidates": every segment's onset and
+every *rise* inside a segment (speech resuming after a dip, see :class:`vad.Segmenter`):
 
 * each word is either put on a candidate (its onset) or *missed* and interpolated between its
   neighbours (a word merged into the previous one's segment, or not heard at all);
-* candidates left out between two words are a split word's second part (cheap: it starts right
-  after the previous segment), a knock or noise burst (cheap when short or faint), or a word
-  (expensive); before the first word they are a preamble ("Mafia goes hunting…", cheap);
+* candidates left out between two words are a split word's second part or a rise (cheap), a
+  knock or noise burst (cheap when short or faint), the lead-in of a segment whose word starts
+  at a rise (music or noise just before the word), or a word (expensive); before the first word
+  they are a preamble ("Mafia goes hunting…", cheap when longer than a number word);
+* a word on a short, never quite sure piece right before another segment (a chord attack or a
+  click just before the word) costs extra;
 * the count's own rhythm is the main cost: the time between consecutive word onsets,
   over a grid of typical inter-onset intervals ``T``, costs ``w_rhythm * log(ioi / T)²``; the
   best ``T`` is part of the solution.
