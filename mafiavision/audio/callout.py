@@ -105,6 +105,7 @@ class AlignParams:
     skip_head: float = 1.0
     blip: float = 1.0
     blip_peak: float = 0.98
+    head_rise: float = 0.5
 
 
 @dataclass
@@ -241,9 +242,12 @@ def align(segments: Sequence[Segment], n_words: int, params: AlignParams | None 
     back_j = np.zeros((g, m, n), dtype=np.int64)
     log_grid = np.log(grid)[:, None]
     head_miss = _edge_misses(t, ends, grid, n, typical, p, 1)
+    # the first word at a rise inside a phrase: "one" run into the preamble, or a word of it
+    seg_long = np.array([s.duration for s in segs])[of] > min(p.long_factor * typical, p.max_word)
+    head = choose + np.where(cands.rise & seg_long, p.head_rise, 0.0)
     for c in range(m):
         # start here: candidates before c are a preamble, words before k are missed
-        cost[:, c, :] = lead[c] + head_miss[:, c, :] + choose[c]
+        cost[:, c, :] = lead[c] + head_miss[:, c, :] + head[c]
         if c == 0:
             continue
         dt = t[c] - t[:c]  # (c,)
