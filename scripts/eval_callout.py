@@ -24,6 +24,7 @@ other seeds (4 and 5 are held out)::
     python scripts/eval_callout.py --seed 1 --counts 60 --tune     # the cost grid on seed 1
     python scripts/eval_callout.py --seed 3 --counts 60 --preamble-pause 0.4   # stress: every
                                    # count after a preamble, 0.4 s pause (noise fills it)
+    python scripts/eval_callout.py --seed 6 --counts 100 --baseline  # vs the previous aligner
 """
 
 from __future__ import annotations
@@ -47,27 +48,45 @@ from callout_synth import CONDITIONS, Count, make_count, mix
 
 from mafiavision.audio.callout import AlignParams, LiveCallout, align
 from mafiavision.audio.sources import SAMPLE_RATE, AudioClip, stream_file
-from mafiavision.audio.vad import CHUNK_SECONDS, chunks_of, detect_segments, make_detector
+from mafiavision.audio.vad import (
+    CHUNK_SECONDS,
+    Segment,
+    chunks_of,
+    detect_segments,
+    make_detector,
+)
 from mafiavision.machine import describe_machine
 
 TOL = 0.2
 LIVE_TARGET = 0.15
 
 
-def run_offline(c: Count, x: np.ndarray, vad: str, params: AlignParams) -> dict:
-    """The detector alone over the clip, then the aligner over its segments (CPU time each)."""
+def _onsets(segments: list[Segment], n: int, params: AlignParams) -> np.ndarray:
+    try:
+        return np.array(align(segments, n, params).onsets)
+    except ValueError:
+        return np.full(n, np.inf)
+
+
+def run_offline(c: Count, x: np.ndarray, vad: str, params: AlignParams,
+                baseline: bool = False) -> dict:
+    """The detector alone over the clip, then the aligner over its segments (CPU time each).
+    ``baseline``: also the previous session's aligner (no rises, no blip cost) on the same
+    segments."""
     detector = make_detector(vad)  # type: ignore[arg-type]
     t0 = time.process_time()
     segments = detect_segments(chunks_of(AudioClip(x, 0.0)), detector)
     t_vad = time.process_time() - t0
     t0 = time.process_time()
-    try:
-        onsets = np.array(align(segments, len(c.seats), params).onsets)
-    except ValueError:
-        onsets = np.full(len(c.seats), np.inf)
+    onsets = _onsets(segments, len(c.seats), params)
     t_align = time.process_time() - t0
-    return {"err": onsets - np.array(c.onsets), "seconds": len(x) / SAMPLE_RATE,
-            "t_vad": t_vad, "t_align": t_align, "segments": segments}
+    row = {"err": onsets - np.array(c.onsets), "seconds": len(x) / SAMPLE_RATE,
+           "t_vad": t_vad, "t_align": t_align, "segments": segments}
+    if baseline:
+        plain = [replace(s, rises=()) for s in segments]
+        row["err_baseline"] = (_onsets(plain, len(c.seats), replace(params, blip=0.0))
+                               - np.array(c.onsets))
+    return row
 
 
 def write_wav(path: Path, x: np.ndarray) -> Path:
@@ -130,7 +149,8 @@ def summarise(rows: list[dict]) -> dict:
         "median_ms": _ms(err, 50), "p90_ms": _ms(err, 90),
         "rtf": round((sum(r["t_vad"] + r["t_align"] for r in rows)) / audio, 4),
         "align_ms_per_count": round(1000 * sum(r["t_align"] for r in rows) / len(rows), 1),
-    }
+    } | ({"baseline_within_200ms_pct": round(100 * float(np.mean(np.abs(np.concatenate(
+        [r["err_baseline"] for r in rows])) <= TOL)), 2)} if "err_baseline" in rows[0] else {})
 
 
 def summarise_live(rows: list[dict]) -> dict:
@@ -201,6 +221,8 @@ def main() -> int:
                     help="also stream every mixture through the live path (release latency)")
     ap.add_argument("--preamble-pause", type=float,
                     help="stress: every count after a preamble, then this pause (s)")
+    ap.add_argument("--baseline", action="store_true",
+                    help="also report the previous aligner (no rises, no blip cost)")
     ap.add_argument("--tune", action="store_true", help="grid-search the aligner costs")
     ap.add_argument("--verbose", action="store_true", help="print every count with an error")
     ap.add_argument("--json", type=Path, help="write the summary here too")
@@ -221,7 +243,7 @@ def main() -> int:
                 x = mix(count, cond, rng)  # always drawn, so every condition sees the same counts
                 if cond not in conditions:
                     continue
-                row = run_offline(count, x, args.vad, params)
+                row = run_offline(count, x, args.vad, params, args.baseline)
                 if args.verbose and np.any(np.abs(row["err"]) > TOL):
                     print(f"miss {cond} {count.lang} {count.wpm}wpm preamble={count.preamble} "
                           f"err={np.round(row['err'], 2).tolist()} segments="

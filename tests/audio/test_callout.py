@@ -114,6 +114,8 @@ def test_aligner_on_segment_lists(name: str) -> None:
     [
         (W[:3], 6, 3),  # three numbers said so far
         ([Segment(0.3, 1.6, 0.97, 1.0)], 6, 0),  # only the preamble so far
+        # a preamble said with dips between its words: its rises are not numbers yet
+        ([Segment(0.3, 1.6, 0.97, 1.0, (0.8, 1.25))], 6, 0),
         ([Segment(0.3, 1.6, 0.97, 1.0), *W[:1]], 6, 1),
         (W, 6, 6),
     ],
