@@ -298,3 +298,14 @@ def test_seat_lists_are_checked() -> None:
 
 def test_params_are_plain_data() -> None:
     assert AlignParams().w_rhythm > 0
+
+
+@pytest.mark.parametrize(
+    ("placed", "now", "over"), [(6, 7.5, False), (6, 7.9, True), (5, 9.0, False)]
+)
+def test_count_is_over_once_complete_and_quiet(placed: int, now: float, over: bool) -> None:
+    live = LiveCallout([1, 2, 3, 4, 5, 6], SileroVAD())
+    live.segments = W[:placed]
+    live._update(align(live.segments, 6, open_end=True))
+    live.now = now
+    assert live.over(quiet=1.0) == over
