@@ -27,7 +27,10 @@ class Count:
     meta: dict[str, float] = field(default_factory=dict)
 
 
-def make_count(rng: np.random.Generator, n_seats: int = 10) -> Count:
+def make_count(rng: np.random.Generator, n_seats: int = 10,
+               preamble_pause: float | None = None) -> Count:
+    """A random count; ``preamble_pause`` (a stress set) puts a preamble before every count,
+    followed by that pause."""
     lang = str(rng.choice(LANGS))
     wpm = int(rng.integers(130, 241))
     if rng.random() < 0.3:  # only the living seats are called
@@ -36,13 +39,14 @@ def make_count(rng: np.random.Generator, n_seats: int = 10) -> Count:
     else:
         seats = list(range(1, n_seats + 1))
     base_pause = float(rng.uniform(0.3, 1.2))
-    preamble = bool(rng.random() < 0.5)
+    preamble = bool(rng.random() < 0.5) or preamble_pause is not None
     pieces: list[tuple[float, np.ndarray]] = []
     t = float(rng.uniform(0.3, 1.0))
     if preamble:
         w = synthesize(PREAMBLES[lang], lang, wpm)
         pieces.append((t - w.onset, w.samples))
-        t += w.offset - w.onset + float(rng.uniform(0.4, 1.2))
+        pause = float(rng.uniform(0.4, 1.2))
+        t += w.offset - w.onset + (pause if preamble_pause is None else preamble_pause)
     onsets, offsets = [], []
     for seat in seats:
         w = synthesize(number_word(seat, lang), lang, wpm)

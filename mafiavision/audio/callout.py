@@ -2,13 +2,17 @@
 
 The moderator says the called seats' numbers in order, so the k-th number word is the k-th called
 seat: no recognition is needed, only an *ordinal alignment* of the speech segments to the words.
-:func:`align` does it by dynamic programming over the segment onsets ("candidates"):
+:func:`align` does it by dynamic programming over the "candidates": every segment's onset and
+every *rise* inside a segment (speech resuming after a dip, see :class:`vad.Segmenter`):
 
 * each word is either put on a candidate (its onset) or *missed* and interpolated between its
   neighbours (a word merged into the previous one's segment, or not heard at all);
-* candidates left out between two words are a split word's second part (cheap: it starts right
-  after the previous segment), a knock or noise burst (cheap when short or faint), or a word
-  (expensive); before the first word they are a preamble ("Mafia goes hunting…", cheap);
+* candidates left out between two words are a split word's second part or a rise (cheap), a
+  knock or noise burst (cheap when short or faint), the lead-in of a segment whose word starts
+  at a rise (music or noise just before the word), or a word (expensive); before the first word
+  they are a preamble ("Mafia goes hunting…", cheap when longer than a number word);
+* a word on a short, never quite sure piece right before another segment (a chord attack or a
+  click just before the word) costs extra;
 * the count's own rhythm is the main cost: the time between consecutive word onsets,
   over a grid of typical inter-onset intervals ``T``, costs ``w_rhythm * log(ioi / T)²``; the
   best ``T`` is part of the solution.
@@ -24,6 +28,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 import numpy as np
 
@@ -96,6 +101,11 @@ class AlignParams:
     weak_score: float = 0.8
     w_duration: float = 1.0
     short: float = 0.12
+    rise: float = 0.2
+    skip_head: float = 1.0
+    blip: float = 1.0
+    blip_peak: float = 0.98
+    head_rise: float = 0.5
 
 
 @dataclass
@@ -117,6 +127,25 @@ def _skip_costs(segs: Sequence[Segment], p: AlignParams) -> np.ndarray:
         wordness = min(1.0, s.duration / (2 * p.short)) * min(1.0, s.score / p.weak_score)
         out[i] = p.skip_noise + (p.skip_word - p.skip_noise) * wordness**2
     return out
+
+
+@dataclass(frozen=True)
+class _Candidates:
+    """Where a word may start: every segment's onset and every rise inside a segment."""
+
+    t: np.ndarray  # onset
+    end: np.ndarray  # end of the segment it lies in
+    segment: np.ndarray  # index of that segment
+    rise: np.ndarray  # True for a rise inside a segment
+
+    @classmethod
+    def of(cls, segs: Sequence[Segment]) -> _Candidates:
+        rows = sorted([(s.start, s.end, i, False) for i, s in enumerate(segs)]
+                      + [(r, s.end, i, True) for i, s in enumerate(segs) for r in s.rises
+                         if s.start < r < s.end])
+        t, end, seg, rise = zip(*rows, strict=True)
+        return cls(np.array(t), np.array(end), np.array(seg, dtype=np.int64),
+                   np.array(rise, dtype=bool))
 
 
 def _missed_in_speech(pts: np.ndarray, starts: np.ndarray, ends: np.ndarray, typical: float
@@ -143,24 +172,23 @@ def _edge_misses(t: np.ndarray, ends: np.ndarray, grid: np.ndarray, n: int, typi
     return np.concatenate([np.zeros((len(grid), len(t), 1)), np.cumsum(each, axis=2)], axis=2)
 
 
-def _group_spans(segs: Sequence[Segment], p: AlignParams) -> np.ndarray:
-    """Duration from each segment's start to the end of the pieces that follow it closely
-    (gaps under ``split_gap``): a split word, or a phrase said in one breath."""
+def _group_ends(segs: Sequence[Segment], p: AlignParams) -> np.ndarray:
+    """End of the pieces that follow each segment closely (gaps under ``split_gap``): a split
+    word, or a phrase said in one breath."""
     out = np.empty(len(segs))
     group_end = segs[-1].end
     for i in range(len(segs) - 1, -1, -1):
         if i + 1 < len(segs) and segs[i + 1].start - segs[i].end >= p.split_gap:
             group_end = segs[i].end
-        out[i] = group_end - segs[i].start
+        out[i] = group_end
     return out
 
 
-def _choose_costs(segs: Sequence[Segment], spans: np.ndarray, typical: float, p: AlignParams
+def _choose_costs(score: np.ndarray, spans: np.ndarray, typical: float, p: AlignParams
                   ) -> np.ndarray:
-    """Cost of a word starting at each segment: faint, or shorter than the count's typical word
-    (with the pieces of a split word that follow it)."""
+    """Cost of a word starting at each candidate: faint, or shorter than the count's typical
+    word (with the pieces of a split word that follow it)."""
     short = np.minimum(0.0, np.log(np.maximum(spans, 1e-3) / typical))
-    score = np.array([s.score for s in segs])
     return np.maximum(0.0, p.weak_score - score) * 4 + p.w_duration * short * short
 
 
@@ -178,34 +206,48 @@ def align(segments: Sequence[Segment], n_words: int, params: AlignParams | None 
     segs = sorted(segments, key=lambda s: s.start)
     if not segs:
         raise NoSpeechError("no speech found")
-    t = np.array([s.start for s in segs])
-    m, n, jmax = len(segs), n_words, p.max_jump
+    cands = _Candidates.of(segs)
+    t, ends, of = cands.t, cands.end, cands.segment
+    m, n, jmax = len(t), n_words, p.max_jump
     grid = np.geomspace(p.t_grid[0], p.t_grid[1], p.t_grid[2])
     g = len(grid)
-    skip = _skip_costs(segs, p)
+    # the start of a segment with a rise inside may be a lead-in (music, noise) to the word
+    has_rise = np.array([bool(s.rises) for s in segs])[of] & ~cands.rise
+    skip = np.where(cands.rise, p.continuation, _skip_costs(segs, p)[of])
+    skip = np.where(has_rise, np.minimum(skip, p.skip_head), skip)
     cum = np.concatenate([[0.0], np.cumsum(skip)])  # cum[i] = skip cost of candidates < i
-    durs = np.array([s.duration for s in segs])
-    wordlike = durs[durs >= p.short]
+    seg_durs = np.array([s.duration for s in segs])
+    wordlike = seg_durs[seg_durs >= p.short]
     typical = float(np.clip(np.median(wordlike) if len(wordlike) else p.short,
                             2 * p.short, p.max_word / 2))
-    # before the first word / after the last: a long segment is a phrase (a preamble), cheap
-    spans = _group_spans(segs, p)
+    # before the first word / after the last: a long stretch is a phrase (a preamble), cheap
+    durs = ends - t
+    spans = _group_ends(segs, p)[of] - t
     long = durs > min(p.long_factor * typical, p.max_word)
     edge = np.where(long, p.skip_lead, skip)
     lead = np.concatenate([[0.0], np.cumsum(edge)])[:m]
-    choose = _choose_costs(segs, spans, typical, p) + np.where(long, p.long_word, 0.0)
+    score = np.array([s.score for s in segs])[of]
+    # a short, never quite sure piece right before a segment: a chord or click before the word
+    nxt = np.array([i + 1 < len(segs) and segs[i + 1].start - s.end < p.split_gap
+                    for i, s in enumerate(segs)])
+    blip = np.array([s.duration < 2 * p.short and s.peak < p.blip_peak for s in segs]) & nxt
+    choose = (_choose_costs(score, spans, typical, p) + np.where(long, p.long_word, 0.0)
+              + np.where(cands.rise, p.rise, 0.0) + np.where(blip[of] & ~cands.rise, p.blip, 0.0))
     trail = np.concatenate([np.cumsum(edge[::-1])[::-1][1:], [0.0]])
-    starts = t
-    ends = np.array([s.end for s in segs])
+    starts = np.array([s.start for s in segs])
+    seg_ends = np.array([s.end for s in segs])
     inf = math.inf
     cost = np.full((g, m, n), inf)
     back_a = np.full((g, m, n), -1, dtype=np.int64)
     back_j = np.zeros((g, m, n), dtype=np.int64)
     log_grid = np.log(grid)[:, None]
     head_miss = _edge_misses(t, ends, grid, n, typical, p, 1)
+    # the first word at a rise inside a phrase: "one" run into the preamble, or a word of it
+    seg_long = np.array([s.duration for s in segs])[of] > min(p.long_factor * typical, p.max_word)
+    head = choose + np.where(cands.rise & seg_long, p.head_rise, 0.0)
     for c in range(m):
         # start here: candidates before c are a preamble, words before k are missed
-        cost[:, c, :] = lead[c] + head_miss[:, c, :] + choose[c]
+        cost[:, c, :] = lead[c] + head_miss[:, c, :] + head[c]
         if c == 0:
             continue
         dt = t[c] - t[:c]  # (c,)
@@ -219,7 +261,7 @@ def align(segments: Sequence[Segment], n_words: int, params: AlignParams | None 
             trans = j * rhythm + between[None, :]
             if j > 1:
                 pts = t[:c, None] + dt[:, None] * (np.arange(1, j) / j)[None, :]
-                inside = _missed_in_speech(pts, starts, ends, typical)
+                inside = _missed_in_speech(pts, starts, seg_ends, typical)
                 trans = trans + np.where(inside, p.miss_in_speech, p.miss).sum(axis=1)[None, :]
             trans[:, ~ok] = inf
             prev = cost[:, :c, : n - j] + trans[:, :, None]  # (g, c, n-j)
@@ -250,31 +292,31 @@ def align(segments: Sequence[Segment], n_words: int, params: AlignParams | None 
         c, k = a, k - j
     if len(anchors) < 2:  # one word found: the count has no rhythm yet
         interval = p.default_interval
-    return _fill(segs, anchors, said, interval, best_cost, p)
+    return _fill(cands, score, anchors, said, interval, best_cost, p)
 
 
-def _fill(segs: Sequence[Segment], anchors: dict[int, int], n: int, interval: float,
-          cost: float, p: AlignParams) -> Alignment:
+def _fill(cands: _Candidates, score: np.ndarray, anchors: dict[int, int], n: int,
+          interval: float, cost: float, p: AlignParams) -> Alignment:
     keys = sorted(anchors)
     onsets, conf, interp, seg_idx = [], [], [], []
     for k in range(n):
         if k in anchors:
-            s = segs[anchors[k]]
-            onsets.append(s.start)
+            c = anchors[k]
+            onsets.append(float(cands.t[c]))
             interp.append(False)
-            seg_idx.append(anchors[k])
-            conf.append(float(np.clip(s.score, 0.0, 1.0)))
+            seg_idx.append(int(cands.segment[c]))
+            conf.append(float(np.clip(score[c], 0.0, 1.0)))
             continue
         lo = max((a for a in keys if a < k), default=None)
         hi = min((a for a in keys if a > k), default=None)
         if lo is not None and hi is not None:
-            t_lo, t_hi = segs[anchors[lo]].start, segs[anchors[hi]].start
-            onsets.append(t_lo + (t_hi - t_lo) * (k - lo) / (hi - lo))
+            t_lo, t_hi = cands.t[anchors[lo]], cands.t[anchors[hi]]
+            onsets.append(float(t_lo + (t_hi - t_lo) * (k - lo) / (hi - lo)))
         elif lo is not None:
-            onsets.append(segs[anchors[lo]].start + interval * (k - lo))
+            onsets.append(float(cands.t[anchors[lo]] + interval * (k - lo)))
         else:
             assert hi is not None
-            onsets.append(segs[anchors[hi]].start - interval * (hi - k))
+            onsets.append(float(cands.t[anchors[hi]] - interval * (hi - k)))
         interp.append(True)
         seg_idx.append(None)
         conf.append(0.3)
@@ -319,31 +361,65 @@ def callout_from_audio(clip: AudioClip, seats: Sequence[int], detector: SpeechSc
     return make_windows(seats, align(segments, len(seats), params), lead, between_gap), segments
 
 
-class LiveCallout:
-    """Streaming aligner: push chunks as they arrive; each number's window is emitted as soon as
-    its word has ended.
+LiveStatus = Literal["released", "revised", "confirmed", "withdrawn"]
 
-    At the first chunk whose speech score drops after a word (:meth:`Segmenter.tentative`), the
-    aligner re-runs over the segments so far with an open end (:func:`align` ``open_end=True``)
-    and the words it now places that were not emitted yet are emitted (a missed word comes out,
-    interpolated, with the next one). The first number comes out only with the second: before
-    that the count has no rhythm, and a preamble ("Mafia goes hunting") cannot be told from a
-    number. An emitted window's ``end`` is provisional (its onset plus the count's typical
-    interval) until the next number starts; :attr:`callout` has the ends fixed, and
-    :meth:`finish` re-aligns the whole count offline (what a recording of the night gives).
+
+@dataclass(frozen=True)
+class LiveWindow:
+    """A change to a live number window (see :class:`LiveCallout`)."""
+
+    window: NumberWindow
+    status: LiveStatus
+
+
+class LiveCallout:
+    """Streaming aligner: push 32 ms chunks as they arrive; each number's window is *known* —
+    released — at the first chunk after its word ends, then confirmed (or revised).
+
+    At the first chunk whose speech score drops after a word (:meth:`Segmenter.tentative`: the
+    end of the word, ~100 ms before silero's score falls below the segment threshold in noise),
+    the aligner re-runs over every segment so far with an open end (:func:`align`
+    ``open_end=True``). :meth:`push` reports what changed as :class:`LiveWindow` s:
+
+    * ``released``: the window is placed for the first time — known: its onset is the best one
+      given the audio so far, its ``end`` is provisional (onset + the count's typical interval)
+      until the next number is placed, and its confidence is the aligner's, halved while it is
+      the only number placed (a first number has no rhythm yet, and a word of the preamble
+      looks the same);
+    * ``confirmed``: ``confirm_after`` later numbers are placed (or the count is complete) and
+      the window did not move; its ``end`` and confidence are up to date;
+    * ``revised``: a later word moved the best alignment and the window's onset changed (before
+      or, rarely, after it was confirmed);
+    * ``withdrawn``: the seat is not placed any more (released too early); it comes back
+      ``released`` when its word is heard.
+
+    Ends and confidences follow the alignment in :attr:`windows` between those reports. A missed
+    word comes out, interpolated, with the next one. Once every number is placed the count is
+    :attr:`complete`, but speech heard after it is still aligned (a preamble piece taken for
+    seat 1 shows as one word too many, and the whole count is revised); :meth:`finish`
+    re-aligns the whole count offline (what a recording of the night gives).
     """
+
+    #: confidence factor of a window released while it is the only number placed
+    FIRST_ALONE = 0.5
 
     def __init__(self, seats: Sequence[int], detector: SpeechScorer, *,
                  params: AlignParams | None = None, lead: float = 0.0,
-                 between_gap: float = 0.15, segmenter: Segmenter | None = None) -> None:
+                 between_gap: float = 0.15, segmenter: Segmenter | None = None,
+                 confirm_after: int = 2) -> None:
         self.seats = _check_seats(seats)
         self.detector = detector
         self.params = params or AlignParams()
         self.lead = lead
         self.between_gap = between_gap
         self.segmenter = segmenter or Segmenter()
+        self.confirm_after = confirm_after
         self.segments: list[Segment] = []
-        self.emitted: list[NumberWindow] = []
+        self.windows: list[NumberWindow] = []
+        self.confirmed: list[bool] = []  # per window
+        self.complete = False  # every called number is placed
+        self.now = 0.0  # end of the last chunk pushed
+        self._aligned_to = -math.inf  # end of the last segment aligned
         detector.reset()
 
     def _put(self, seg: Segment) -> None:
@@ -352,44 +428,56 @@ class LiveCallout:
         else:
             self.segments.append(seg)
 
-    def push(self, chunk: AudioChunk) -> list[NumberWindow]:
-        """Feed one chunk; returns the windows that became known with it."""
+    def push(self, chunk: AudioChunk) -> list[LiveWindow]:
+        """Feed one chunk; returns the windows released, confirmed, revised or withdrawn."""
         score = self.detector.score(chunk.samples)
-        now = chunk.t + CHUNK_SECONDS
+        self.now = now = chunk.t + CHUNK_SECONDS
         closed = self.segmenter.push(chunk.t, score)
         if closed is not None:
             self._put(closed)
-        if len(self.emitted) == len(self.seats):
-            return []
         pause = self.segmenter.tentative(now)
-        if pause is None:
-            return []
-        self._put(pause)
-        al = align(self._view(), len(self.seats), self.params, open_end=True)
-        if not self.emitted and len(al.onsets) < min(2, len(self.seats)):
-            return []  # the first number comes out with the second: a preamble has no rhythm
-        new = []
-        for k in range(len(self.emitted), len(al.onsets)):
-            onset = al.onsets[k]
-            new.append(NumberWindow(self.seats[k], onset + self.lead,
-                                    onset + self.lead + al.interval, onset, al.confidences[k]))
-        self.emitted.extend(new)
-        return new
+        if pause is not None:
+            self._put(pause)
+        elif closed is None or closed.end <= self._aligned_to:
+            return []  # nothing new (a closed segment was seen already when its word paused)
+        self._aligned_to = self.segments[-1].end
+        return self._update(align(self.segments, len(self.seats), self.params, open_end=True))
 
-    def _view(self) -> list[Segment]:
-        """The segments from the first emitted number on (a decision made stands)."""
-        if not self.emitted:
-            return self.segments
-        first = self.emitted[0].onset
-        return [s for s in self.segments if s.start >= first - 1e-6]
+    def _update(self, al: Alignment) -> list[LiveWindow]:
+        placed, n = len(al.onsets), len(self.seats)
+        out = [LiveWindow(w, "withdrawn") for w in self.windows[placed:]]
+        windows, confirmed = [], []
+        for k in range(placed):
+            onset = al.onsets[k]
+            end = (al.onsets[k + 1] if k + 1 < placed else onset + al.interval) + self.lead
+            conf = al.confidences[k] * (self.FIRST_ALONE if placed == 1 < n else 1.0)
+            w = NumberWindow(self.seats[k], onset + self.lead, end, onset, round(conf, 3))
+            old = self.windows[k] if k < len(self.windows) else None
+            moved = old is not None and abs(old.onset - onset) > 1e-3
+            # a window that just moved is confirmed only when the count is complete
+            sure = placed == n or (k + self.confirm_after < placed and not moved)
+            if sure and (old is None or moved or not self.confirmed[k]):
+                out.append(LiveWindow(w, "confirmed"))
+            elif moved:
+                out.append(LiveWindow(w, "revised"))
+            elif old is None:
+                out.append(LiveWindow(w, "released"))
+            windows.append(w)
+            confirmed.append(sure)
+        self.windows, self.confirmed = windows, confirmed
+        self.complete = placed == n
+        return out
+
+    def over(self, quiet: float = 1.0) -> bool:
+        """The count is complete, its last window has ended and no speech was heard for
+        ``quiet`` seconds (a microphone can stop listening)."""
+        return (self.complete and self.segmenter.open_onset is None
+                and self.now >= max(self.windows[-1].end, self.segments[-1].end + quiet))
 
     @property
     def callout(self) -> Callout:
-        """The windows emitted so far, each ending where the next one starts."""
-        ws = [w if i + 1 == len(self.emitted) else
-              NumberWindow(w.seat, w.start, self.emitted[i + 1].start, w.onset, w.confidence)
-              for i, w in enumerate(self.emitted)]
-        return Callout(ws, self.between_gap)
+        """The current windows (each ending where the next one starts, once that is known)."""
+        return Callout(list(self.windows), self.between_gap)
 
     def finish(self) -> Callout:
         """End of input: the whole count aligned offline over every segment heard."""

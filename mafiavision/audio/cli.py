@@ -47,7 +47,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="a time this close to a window boundary is 'between numbers' (s)")
     p.add_argument("--live", action="store_true",
                    help="run the streaming path (as for a microphone) and print each window as "
-                        "soon as it is known, one JSON line each")
+                        "soon as it is known, and when it is revised or confirmed, one JSON line "
+                        "each")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
 
@@ -74,13 +75,14 @@ def run(args: argparse.Namespace) -> int:
             chunks = stream_file(args.input, args.start, args.end)
         live = LiveCallout(args.seats, detector, lead=args.lead, between_gap=args.between_gap)
         for chunk in chunks:
-            for w in live.push(chunk):
+            for change in live.push(chunk):
+                w = change.window
                 known = chunk.t + len(chunk.samples) / 16000
-                line = {"live": _window(w), "known_at": round(known, 3)}
+                line = {"live": _window(w), "status": change.status, "known_at": round(known, 3)}
                 print(json.dumps(line) if args.json else
-                      f"seat {w.seat}: onset {w.onset:.2f} s (known at {line['known_at']:.2f} s)",
-                      flush=True)
-            if len(live.emitted) == len(args.seats) and mic:
+                      f"seat {w.seat}: onset {w.onset:.2f} s, confidence {w.confidence:.2f} "
+                      f"{change.status} at {known:.2f} s", flush=True)
+            if mic and live.over():
                 break
         callout = live.finish()
         segments = live.segments

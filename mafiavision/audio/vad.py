@@ -155,12 +155,15 @@ def make_detector(name: DetectorName = "auto") -> SpeechScorer:
 
 @dataclass
 class Segment:
-    """A stretch of speech: onset/offset in seconds, mean and peak chunk score."""
+    """A stretch of speech: onset/offset in seconds, mean and peak chunk score, and the times
+    inside it where speech *rises* again after a dip (see :class:`Segmenter`): where a second
+    word may start when two words run into one segment."""
 
     start: float
     end: float
     score: float = 1.0
     peak: float = 1.0
+    rises: tuple[float, ...] = ()
 
     @property
     def duration(self) -> float:
@@ -169,14 +172,25 @@ class Segment:
 
 @dataclass
 class Segmenter:
-    """Hysteresis over chunk scores → closed segments, pushed one chunk at a time."""
+    """Hysteresis over chunk scores → closed segments, pushed one chunk at a time.
+
+    A *rise* is a chunk scoring ``dip_level`` or more after at least ``min_dip`` seconds below
+    ``dip_level``, reaching under ``threshold``, that did not close the segment: speech that
+    resumes after a dip, e.g. a number said right after the preamble with the pause between them
+    filled by noise.
+    """
 
     threshold: float = 0.5
     min_silence: float = 0.096
     min_speech: float = 0.064
+    min_dip: float = 0.096
+    dip_level: float = 0.7
     #: live use: a word "pauses" (see :meth:`tentative`) at the first chunk below this score
-    pause_level: float = 0.8
+    pause_level: float = 0.95
     _onset: float | None = field(default=None, init=False)
+    _dip: int = field(default=0, init=False)
+    _dip_min: float = field(default=1.0, init=False)
+    _rises: list[float] = field(default_factory=list, init=False)
     _last_speech_end: float = field(default=0.0, init=False)
     _scores: list[float] = field(default_factory=list, init=False)
     _reported: bool = field(default=False, init=False)
@@ -199,7 +213,8 @@ class Segmenter:
         n = max(1, round((self._last_high_end - self._onset) / CHUNK_SECONDS))
         scores = self._scores[:n]
         return Segment(self._onset, self._last_high_end, float(np.mean(scores)),
-                       float(np.max(scores)))
+                       float(np.max(scores)),
+                       tuple(r for r in self._rises if r < self._last_high_end))
 
     def push(self, t: float, score: float) -> Segment | None:
         """Feed the score of the chunk starting at ``t``; returns a segment when one closes."""
@@ -207,8 +222,17 @@ class Segmenter:
             if score >= self.threshold:
                 self._onset, self._last_speech_end, self._scores = t, t + CHUNK_SECONDS, [score]
                 self._last_high_end = t + CHUNK_SECONDS
+                self._dip, self._dip_min, self._rises = 0, 1.0, []
             return None
         self._scores.append(score)
+        if score < self.dip_level:
+            self._dip += 1
+            self._dip_min = min(self._dip_min, score)
+        else:
+            if (self._dip * CHUNK_SECONDS >= self.min_dip - 1e-9
+                    and self._dip_min < self.threshold):
+                self._rises.append(t)
+            self._dip, self._dip_min = 0, 1.0
         if score >= self.pause_level:
             self._last_high_end = t + CHUNK_SECONDS
             self._reported = False
@@ -228,10 +252,11 @@ class Segmenter:
         start, end = self._onset, self._last_speech_end
         n = max(1, round((end - start) / CHUNK_SECONDS))
         scores = self._scores[:n]
+        rises = tuple(self._rises)
         self._onset, self._scores, self._reported = None, [], False
         if end - start < self.min_speech:
             return None
-        return Segment(start, end, float(np.mean(scores)), float(np.max(scores)))
+        return Segment(start, end, float(np.mean(scores)), float(np.max(scores)), rises)
 
 
 def chunks_of(clip: AudioClip) -> Iterator[AudioChunk]:

@@ -66,7 +66,8 @@ def test_live_path_on_a_sample_clip_with_a_preamble() -> None:
     live = LiveCallout(seats, SileroVAD())
     for chunk in stream_file(SAMPLES / f"{name}.mp4"):
         live.push(chunk)
-    emitted = np.array([w.onset for w in live.emitted])
+    assert live.complete
+    emitted = np.array([w.onset for w in live.windows])
     assert len(emitted) == len(words)
     assert np.abs(emitted - [w["onset"] for w in words]).max() < 0.1
     offline, _ = callout_from_audio(load_audio(SAMPLES / f"{name}.mp4"), seats, SileroVAD())

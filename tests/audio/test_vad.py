@@ -107,8 +107,30 @@ def test_tentative_reports_a_pause_once_with_the_final_onset() -> None:
         t = s.tentative((i + 1) * C)
         if t is not None:
             reports.append((i, round(t.start / C), round(t.end / C)))
-    # first drop below 0.8 at chunk 4; the word resumes at 7 and pauses again at 9
+    # first drop below pause_level at chunk 4; the word resumes at 7 and pauses again at 9
     assert reports == [(4, 1, 4), (9, 1, 9)]
+
+
+@pytest.mark.parametrize(
+    ("scores", "rises"),
+    [
+        # a dip under 0.7 for three chunks, down to 0.4, inside one segment: speech resumes at 6
+        ([0, 1, 1, 0.6, 0.4, 0.45, 1, 1, 0, 0, 0, 0], [6]),
+        # two dips: two rises
+        ([1, 1, 0.4, 0.4, 0.6, 1, 1, 0.45, 0.4, 0.4, 0.9, 1, 0, 0, 0, 0], [5, 10]),
+        # too short (two chunks) or never under the segment threshold (0.5): no rise
+        ([1, 1, 0.4, 0.4, 1, 1, 0, 0, 0, 0], []),
+        ([1, 1, 0.6, 0.6, 0.6, 0.6, 1, 1, 0, 0, 0, 0], []),
+        # a real pause closes the segment: a new segment, not a rise
+        ([1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0], []),
+    ],
+)
+def test_rises_mark_speech_resuming_after_a_dip(scores: list[float], rises: list[int]) -> None:
+    s = Segmenter()
+    segs = [x for i, v in enumerate(scores) if (x := s.push(i * C, v)) is not None]
+    last = s.flush()
+    segs += [last] if last is not None else []
+    assert [round(r / C) for seg in segs for r in seg.rises] == rises
 
 
 def test_segment_duration() -> None:
