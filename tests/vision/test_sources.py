@@ -89,6 +89,21 @@ def test_variable_frame_rate_times_come_from_the_stream(tmp_path: Path, ext: str
     assert np.allclose(got, times, atol=0.0015)
 
 
+@pytest.mark.parametrize(("every", "start"), [(1, 0.0), (3, 0.0), (7, 0.2)])
+def test_frames_not_wanted_are_decoded_but_not_given(tmp_path: Path, every: int,
+                                                     start: float) -> None:
+    times = [i / 30 for i in range(30)]
+    path = _write(tmp_path / "clip.mp4", times)
+    with VideoFileSource(path) as source:
+        all_frames = list(source)
+    with VideoFileSource(path) as source:
+        got = list(source.frames(lambda t: t >= start and round(t * 30) % every == 0))
+    want = [f for f in all_frames if f.t >= start and f.index % every == 0]
+    assert [(f.index, f.t) for f in got] == [(f.index, f.t) for f in want]
+    assert all(np.array_equal(a.image, b.image) for a, b in zip(got, want, strict=True))
+    assert (source.decoded, source.last_t) == (30, pytest.approx(times[-1], abs=0.002))
+
+
 @pytest.mark.parametrize(("rotation", "k"), [(90, 1), (180, 2), (270, 3)])
 def test_rotation_metadata_is_honoured(tmp_path: Path, rotation: int, k: int) -> None:
     path = _write(tmp_path / "rot.mp4", [0.0, 1 / 30], rotation=rotation)
