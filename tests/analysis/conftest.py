@@ -24,9 +24,10 @@ def open_page(browser, path: Path) -> tuple[object, list[str]]:
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_videos"
 #: The clips the analysis tests run on: a hit, a miss on another number, a miss between numbers,
-#: and two checks (one- and two-hand numbers) — short ones, to keep the suite quick.
+#: two checks (one- and two-hand numbers) and night zero (the Don's orders, the Sheriff's raised
+#: hand) — short ones, to keep the suite quick.
 TEST_CLIPS = ("kharkiv_hit_ru", "kharkiv_miss_other_en", "ukrainian_miss_between_ru",
-              "kharkiv_checks_en")
+              "kharkiv_checks_en", "kharkiv_night_zero_ru")
 #: The bench's long game in small: ``BENCH_DAY`` seconds of day, then this clip re-encoded at
 #: 30 fps and 48 kHz (scripts/bench_analyze.py).
 BENCH_CLIP, BENCH_DAY = "kharkiv_hit_ru", 2.0
