@@ -115,12 +115,19 @@ class VideoFileSource(FrameSource):
                 "truncated or an unknown codec)"
             )
         self._stream.thread_type = "AUTO"
-        duration = None
+        # times are the frames' pts seconds, the clock the audio track is read on too
+        # (mafiavision.audio.sources): a video stream starting later than the audio keeps its
+        # offset; ``end`` is where the video should stop on that clock
+        duration, end = None, None
         if self._stream.duration is not None and self._stream.time_base is not None:
             duration = float(self._stream.duration * self._stream.time_base)
+            end = float(((self._stream.start_time or 0) + self._stream.duration)
+                        * self._stream.time_base)
         elif self._container.duration is not None:
             duration = self._container.duration / 1_000_000
+            end = ((self._container.start_time or 0) + self._container.duration) / 1_000_000
         self.duration: float | None = duration
+        self._end = end
         rate = self._stream.average_rate or self._stream.guessed_rate
         self.fps: float | None = float(rate) if rate else None
         self.decoded, self.last_t = 0, 0.0
@@ -155,7 +162,6 @@ class VideoFileSource(FrameSource):
         index = 0
         last_t = 0.0
         time_base = self._stream.time_base
-        start = self._stream.start_time or 0
         size: tuple[int, int] | None = None
         self.error: str | None = None
         self.decoded, self.last_t = 0, 0.0
@@ -163,7 +169,7 @@ class VideoFileSource(FrameSource):
             if vf.pts is None:
                 t = last_t + 1 / (self.fps or 30) if index else 0.0
             else:
-                t = float((vf.pts - start) * time_base)
+                t = float(vf.pts * time_base)
             last_t = t
             index += 1
             self.decoded, self.last_t = index, t
@@ -183,10 +189,10 @@ class VideoFileSource(FrameSource):
         if index == 0:
             raise TruncatedInputError(f"{self.path}: no frame could be decoded (damaged file?)")
         frame_step = 1 / self.fps if self.fps else 0.1
-        if self.duration is not None and last_t + 3 * frame_step < self.duration:
+        if self._end is not None and last_t + 3 * frame_step < self._end:
             raise TruncatedInputError(
                 f"{self.path}: decoding stopped at {self._where(last_t, index)} of "
-                f"{self.duration:.2f} s (the file is truncated)"
+                f"{self._end:.2f} s (the file is truncated)"
             )
 
     @staticmethod
