@@ -1,20 +1,24 @@
-"""Benchmark of the live night: frames per second during a hunt, and the verdict card's latency.
+"""Benchmark of the live night: frames per second during a hunt, the verdict card's latency,
+and every card of the sample clips against the ground truth.
 
-For each sample clip with a hunt (sample_videos/*.truth.json):
-
-1. **fps**: the live pipeline (decode → per-seat tracking with the hunters active → shot
-   detection → evidence crops) over the whole clip as fast as it goes (not paced), timed on the
-   wall clock; plus the median and p95 time per frame.
-2. **latency**: the clip played as a live camera (paced at real time, its audio track as the
-   microphone) through the live session, brought to the clip's hunt with the rules engine; the
-   time from the count's end (the last number window closing, on the audio clock) to the
-   verdict card, and whether the card's verdict equals the ground truth.
-3. **checks**: for clips with leaders' checks, the seat each check card puts to the moderator
-   against the seat shown in the ground truth.
+1. **fps** (each sample clip with a hunt): the live pipeline (decode → per-seat tracking with
+   the hunters active → shot detection → evidence crops) over the whole clip as fast as it
+   goes (not paced), timed on the wall clock; plus the median and p95 time per frame.
+2. **live night** (every sample clip with orders, hunts or checks): the clip played as a live
+   camera (paced at real time, its audio track as the microphone) through the live session,
+   the game brought to the clip's first step by the rules engine
+   (:func:`mafiavision.night.clips.game_at_clip`). Each card is graded against the truth —
+   *correct* (equals it, asks nothing), *asked* (sent to the moderator as uncertain; said
+   when its proposal was wrong), *wrong* (differs and asks nothing: a silent error) or
+   *missing* — then answered with the truth, as the moderator would, so the session moves
+   on to the clip's next step (Triad's second hunt, the next leader's check). For hunts: the
+   time from the count's end (the last number window closing, on the audio clock) to the card,
+   and the members read as in the truth. The tally is printed per clip and over all clips.
 
 Prints the figures with the machine and the clips they ran on. Usage::
 
     python scripts/bench_live.py [--clips sample_videos] [--only NAME] [--model lite]
+        [--fps-only | --night-only]
 """
 
 from __future__ import annotations
@@ -33,11 +37,13 @@ sys.path.insert(0, str(ROOT))
 from mafiavision.machine import describe_machine  # noqa: E402
 
 
-def hunt_clips(folder: Path, only: str | None, kind: str = "hunts") -> list[Path]:
+def clips_with(folder: Path, only: str | None, kind: str | None = None) -> list[Path]:
+    """The clips whose truth has ``kind`` (hunts), or any camera step (orders, hunts, checks)."""
     clips = []
     for truth in sorted(folder.glob("*.truth.json")):
         data = json.loads(truth.read_text())
-        if data.get(kind) and (only is None or only in truth.name):
+        has = data.get(kind) if kind else any(data.get(k) for k in ("orders", "hunts", "checks"))
+        if has and (only is None or only in truth.name):
             clips.append(truth.with_name(truth.name.replace(".truth.json", ".mp4")))
     return clips
 
@@ -69,91 +75,83 @@ def bench_fps(clip: Path, model: str, workers: int) -> dict[str, float]:
             "p95_ms": 1000 * times[int(0.95 * (len(times) - 1))]}
 
 
-def bench_latency(clip: Path, model: str, workers: int) -> dict[str, object]:
+def bench_night(clip: Path, model: str, workers: int) -> dict[str, object]:
+    """The clip played as a live camera through the live session, the game brought to the
+    clip's first step; each card graded against the truth, then answered with the truth."""
+    from mafiavision.night.clips import (
+        Grade,
+        answer,
+        expected_steps,
+        game_at_clip,
+        grade,
+        members_right,
+        proposal_right,
+    )
     from mafiavision.night.live import build_listener, build_pipeline
     from mafiavision.night.session import LiveSession
-    from mafiavision.rules import load_rules
-    from mafiavision.rules.record import start_game
-    from mafiavision.rules.script import Script
+    from mafiavision.samples.truth import ClipTruth
+    from mafiavision.ui.commands import COMMAND
 
-    truth = json.loads(clip.with_name(clip.stem + ".truth.json").read_text())
-    hunt = truth["hunts"][0]
+    truth = ClipTruth.load(clip.with_name(clip.stem + ".truth.json"))
+    lines: list[str] = []
+    grades: list[Grade] = []
+    latencies: list[float] = []
+    asked_wrong = 0  # asked, with a wrong proposal
     with tempfile.TemporaryDirectory() as tmp:
-        game = start_game(Path(tmp) / "game.jsonl", load_rules(truth["rules"]))
-        play = Script(game)
-        play.deal([truth["roles"][str(s)] for s in range(1, truth["seats"] + 1)])
-        play.until(lambda s: s.action == "hunt")  # night 1's first hunt: the clip's
+        game = game_at_clip(Path(tmp) / "game.jsonl", truth)
         table = clip.with_name(clip.stem + ".table.json")
         pipeline = build_pipeline(table, clip, realtime=True, model=model, reopen=False,
                                   workers=workers)
-        listener = build_listener(clip, None, pipeline)
-        session = LiveSession(game, pipeline=pipeline, listener=listener, source_name=str(clip))
+        session = LiveSession(game, pipeline=pipeline,
+                              listener=build_listener(clip, None, pipeline),
+                              source_name=str(clip))
         session.start()
         # A video file keeps every frame: on a busy machine the card comes late, not never.
-        deadline = time.monotonic() + 4 * truth["video"]["duration"] + 30
-        card = None
-        while time.monotonic() < deadline and card is None:
-            time.sleep(0.05)
-            card = session.view()["card"]
-        fps = pipeline.status.fps
-        dropped = pipeline.status.dropped
-        processed = pipeline.status.frames
-        session.stop()
-    if card is None:
-        return {"card": None}
-    expected = hunt["target"] if hunt["verdict"] == "hit" else None
-    found = {f["seat"]: (f["observation"], f["target"]) for f in card["findings"]}
-    members_right = sum(found.get(o["seat"]) == (o["kind"], o["number"])
-                        for o in hunt["observations"])
-    return {"latency_s": session.card_latency[-1] if session.card_latency else None,
-            "members_right": members_right, "members": len(hunt["observations"]),
-            "verdict": card["summary"], "asks": bool(card["questions"]),
-            "equals_truth": card["hit"] == expected, "live_fps": fps,
-            "dropped": dropped, "processed": processed}
-
-
-def bench_checks(clip: Path, model: str) -> list[str]:
-    """The clip's checks through the live session (night 1's hunt pushed quietly first): for
-    each, the card's seat against the truth; the moderator's answer is the truth's."""
-    from mafiavision.night.live import build_listener, build_pipeline
-    from mafiavision.night.session import LiveSession
-    from mafiavision.rules import load_rules
-    from mafiavision.rules.record import start_game
-    from mafiavision.rules.script import Script, quiet_action
-    from mafiavision.ui.commands import COMMAND
-
-    truth = json.loads(clip.with_name(clip.stem + ".truth.json").read_text())
-    out = []
-    with tempfile.TemporaryDirectory() as tmp:
-        game = start_game(Path(tmp) / "game.jsonl", load_rules(truth["rules"]))
-        play = Script(game)
-        play.deal([truth["roles"][str(s)] for s in range(1, truth["seats"] + 1)])
-        play.until(lambda s: s.action == "hunt")
-        play.push(quiet_action(game))  # night 1's hunt is not in a checks clip
-        table = clip.with_name(clip.stem + ".table.json")
-        pipeline = build_pipeline(table, clip, realtime=True, model=model, reopen=False)
-        session = LiveSession(game, pipeline=pipeline,
-                              listener=build_listener(clip, None, pipeline))
-        session.start()
-        deadline = time.monotonic() + 4 * truth["video"]["duration"] + 30
-        for check in truth["checks"]:
+        deadline = time.monotonic() + 4 * truth.video.duration + 30
+        steps = expected_steps(truth)
+        for expected in steps:
             card = None
             while time.monotonic() < deadline and card is None:
                 time.sleep(0.05)
                 card = session.view()["card"]
+            g = grade(card, expected)
+            grades.append(g)
             if card is None:
-                out.append(f"seat {check['by']}: no card")
+                lines.append(f"{expected.label}: NO CARD")
                 break
-            same = card["target"] == check["shown"]
-            asks = f" (asks: {'; '.join(card['questions'])})" if card["questions"] else ""
-            out.append(f"seat {check['by']} showed {check['shown']} with {check['hands']} "
-                       f"hand(s): card '{card['summary']}' "
-                       f"{'= truth' if same else 'DIFFERS'}{asks}")
-            session.apply(COMMAND.validate_python({
-                "kind": "answer_check", "card": card["id"], "target": check["shown"],
-                "answer": check["answer"]}))
+            note = ""
+            if expected.kind == "hunt":
+                right, n = members_right(card, expected)
+                latency = session.card_latency[-1] if session.card_latency else float("nan")
+                latencies.append(latency)
+                note = (f"; {right}/{n} members as in the truth; card {latency:.2f} s after "
+                        "the count")
+            proposal = "right" if proposal_right(card, expected) else "WRONG"
+            asked_wrong += g is Grade.ASKED and proposal == "WRONG"
+            asks = f" — asks: {'; '.join(card['questions'])}" if card["questions"] else ""
+            lines.append(f"{expected.label}: card '{card['summary']}' → {g.value.upper()} "
+                         f"(proposal {proposal}){note}{asks}")
+            if g is Grade.MISSING:
+                break
+            session.apply(COMMAND.validate_python(answer(card, expected)))
+        grades += [Grade.MISSING] * (len(steps) - len(grades))  # never reached
+        status = pipeline.status
+        lines.append(f"live: {status.frames} frames processed, {status.dropped} skipped, "
+                     f"last second {status.fps:.0f} fps")
         session.stop()
-    return out
+    return {"grades": grades, "lines": lines, "latencies": latencies,
+            "asked_wrong": asked_wrong}
+
+
+def tally(grades: list[object], asked_wrong: int) -> str:
+    from collections import Counter
+
+    from mafiavision.night.clips import Grade
+
+    n = Counter(grades)
+    return (f"{n[Grade.CORRECT]} correct / {n[Grade.ASKED]} asked "
+            f"({asked_wrong} of them with a wrong proposal) / {n[Grade.WRONG]} wrong / "
+            f"{n[Grade.MISSING]} missing, of {len(grades)}")
 
 
 def main() -> int:
@@ -163,35 +161,36 @@ def main() -> int:
     parser.add_argument("--model", choices=("lite", "full"), default="lite")
     parser.add_argument("--workers", type=int, choices=(1, 2), default=1)
     parser.add_argument("--fps-only", action="store_true", help="skip the real-time runs")
+    parser.add_argument("--night-only", action="store_true", help="skip the unpaced fps runs")
     args = parser.parse_args()
-    clips = hunt_clips(args.clips, args.only)
     print(f"machine: {describe_machine()}; model {args.model}; workers {args.workers}")
-    for clip in clips:
-        truth = json.loads(clip.with_name(clip.stem + ".truth.json").read_text())
-        v = truth["video"]
-        print(f"\n{clip.name}: {v['width']}x{v['height']} @ {v['fps']} fps, "
-              f"{v['duration']:.1f} s, hunters {truth['hunts'][0]['members']}")
-        f = bench_fps(clip, args.model, args.workers)
-        print(f"  unpaced: {f['frames']} frames, {f['fps']:.1f} fps, "
-              f"median {f['median_ms']:.1f} ms/frame, p95 {f['p95_ms']:.1f} ms")
-        if args.fps_only:
-            continue
-        r = bench_latency(clip, args.model, args.workers)
-        if r.get("card") is None and "verdict" not in r:
-            print("  live: no verdict card")
-            continue
-        lat = r["latency_s"]
-        print(f"  live (real time): card {lat:.2f} s after the count's end; "
-              f"fps {r['live_fps']:.1f} ({r['dropped']} frames skipped to stay live, "
-              f"{r['processed']} processed); verdict '{r['verdict']}'"
-              f"{' (asks the moderator)' if r['asks'] else ''}; "
-              f"{'equals' if r['equals_truth'] else 'DIFFERS from'} the ground truth; "
-              f"{r['members_right']}/{r['members']} members read as in the truth")
-    if not args.fps_only:
-        for clip in hunt_clips(args.clips, args.only, "checks"):
-            print(f"\n{clip.name}: checks")
-            for line in bench_checks(clip, args.model):
-                print(f"  {line}")
+    if not args.night_only:
+        print("\nunpaced pipeline during the (first) hunt of each clip:")
+        for clip in clips_with(args.clips, args.only, "hunts"):
+            truth = json.loads(clip.with_name(clip.stem + ".truth.json").read_text())
+            v = truth["video"]
+            f = bench_fps(clip, args.model, args.workers)
+            print(f"  {clip.stem}: {v['width']}x{v['height']} @ {v['fps']} fps, hunters "
+                  f"{truth['hunts'][0]['members']}: {f['frames']} frames, {f['fps']:.1f} fps, "
+                  f"median {f['median_ms']:.1f} ms/frame, p95 {f['p95_ms']:.1f} ms")
+    if args.fps_only:
+        return 0
+    print("\nlive night (real time) — each card against the ground truth:")
+    every: list[object] = []
+    asked_wrong = 0
+    latencies: list[float] = []
+    for clip in clips_with(args.clips, args.only):
+        r = bench_night(clip, args.model, args.workers)
+        print(f"\n{clip.stem}: {tally(r['grades'], r['asked_wrong'])}")
+        for line in r["lines"]:
+            print(f"  {line}")
+        every += r["grades"]
+        asked_wrong += r["asked_wrong"]
+        latencies += r["latencies"]
+    print(f"\nall clips: {tally(every, asked_wrong)}")
+    if latencies:
+        print(f"hunt cards after the count's end: {min(latencies):.2f}–{max(latencies):.2f} s "
+              f"(median {statistics.median(latencies):.2f} s, {len(latencies)} hunts)")
     return 0
 
 

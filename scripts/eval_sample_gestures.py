@@ -27,7 +27,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import av
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,7 +54,6 @@ class _Hand:
     row: int
     track: int
     score: float
-    bbox: tuple[float, float, float, float]
 
 
 @dataclass(frozen=True)
@@ -100,15 +98,8 @@ def record(clip: Path, model: str, out: Path) -> None:
     )
 
 
-def replay(
-    data: dict[str, np.ndarray], seats: list[int], config: ShotConfig, size: tuple[int, int]
-) -> tuple[dict, dict]:
-    """Feed the recorded observations to fresh detectors; events per seat (``size``: the
-    frame's width and height)."""
-    def box(i: int) -> tuple[float, float, float, float]:
-        px = data["landmarks"][i][:, :2] * size
-        return (*px.min(axis=0), *px.max(axis=0))
-
+def replay(data: dict[str, np.ndarray], seats: list[int], config: ShotConfig) -> tuple[dict, dict]:
+    """Feed the recorded observations to fresh detectors; events per seat."""
     shots = {s: ShotDetector(s, config) for s in seats}
     readers = {s: NumberReader(s) for s in seats}
     shot_events: dict[int, list[ShotEvent]] = {s: [] for s in seats}
@@ -121,8 +112,7 @@ def replay(
         for seat in seats:
             mine = [i for i in rows if data["seat"][i] == seat]
             # the hand continuing the detector's track, as the CLI and the night pipeline feed it
-            hands = [_Hand(i, int(data["track"][i]), float(data["score"][i]), box(i))
-                     for i in mine]
+            hands = [_Hand(i, int(data["track"][i]), float(data["score"][i])) for i in mine]
             pick = continuing_hand(hands, shots[seat].track)
             best = None if pick is None else pick.row
             obs = (
@@ -154,10 +144,7 @@ def evaluate(
         with np.load(cache) as f:
             data = {k: f[k] for k in f.files}
         seats = list(range(1, truth["seats"] + 1))
-        with av.open(str(clip)) as container:
-            stream = container.streams.video[0]
-            size = (stream.width, stream.height)
-        shot_events, number_events = replay(data, seats, config, size)
+        shot_events, number_events = replay(data, seats, config)
         true_shots = [g for g in truth["gestures"] if g["kind"] == "shot"]
         found = 0
         used: set[tuple[int, float]] = set()

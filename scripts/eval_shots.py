@@ -175,7 +175,7 @@ def shot_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Sh
             overrides[name] = float(value)
         except ValueError:
             parser.error(f"--set {item}: expected NAME=VALUE with a number")
-        if name not in ShotConfig.__dataclass_fields__ or name == "require_extended":
+        if name not in ShotConfig.__dataclass_fields__ or name == "require_gun":
             parser.error(f"--set {item}: {name!r} is not a numeric ShotConfig field")
     config = ShotConfig(**overrides)
     print(f"config: {config}")

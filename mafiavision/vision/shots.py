@@ -10,8 +10,9 @@ of quiet frames (frames inside a squeeze are not added); the noise is the robust
 MAD) of the index+middle sum over the same frames. A slow drift is followed by the baseline; a
 hand that changes pose for good is re-baselined after ``max_duration``.
 
-A squeeze starts when the index and the middle finger were extended over the baseline (the
-finger models of :mod:`fingers`, median over the window: a squeeze is the gun's) and the summed
+A squeeze starts when the hand showed the gun over the baseline (the finger models of
+:mod:`fingers`, median over the window: index and middle extended, and not ring and pinky both
+extended — an open hand or four fingers folding two is not the gun's squeeze) and the summed
 rise of index + middle above their baselines reaches
 ``on = max(min_depth, noise_k × noise)`` and ends when it falls back below ``release_frac`` of
 its peak. It becomes a :class:`ShotEvent` only if
@@ -22,11 +23,11 @@ its peak. It becomes a :class:`ShotEvent` only if
   peak in the same frame: real landmarks of a rendered squeeze peaked up to ~0.1 s apart), the
   smaller of the two is ≥ ``balance`` × the larger and ≥ max(``min_each``, ``each_k`` × that
   hand's per-finger noise) (one finger twitching, or jitter on one finger, is not a shot);
-* ring + pinky rose less than ``max_other`` × the index+middle rise (the whole hand closing is
-  not the gun's squeeze);
-* the hand was seen throughout: a gap longer than ``max_gap`` aborts it and restarts the
-  baseline (a hand leaving view). A ``held`` observation (the tracker repeating the last
-  landmarks) counts as not seen.
+* the hand was seen throughout, and stays in view for ``max_gap`` after the release: a gap
+  longer than ``max_gap`` aborts it and restarts the baseline (a hand leaving view; a hand that
+  is lowered out of view right after a "squeeze" was leaving, its landmarks shifting as it
+  moved). A ``held`` observation (the tracker repeating the last landmarks) counts as not seen.
+  So an event comes out ``max_gap`` after its release, at the next fresh observation.
 
 Depth is the peak rise (degrees of summed index+middle bend above baseline), so it is small when
 the camera sees the back of the hand; the threshold adapts to each hand's own noise. Confidence
@@ -85,20 +86,18 @@ class ShotConfig:
     balance: float = 0.3
     min_each: float = 3.0
     each_k: float = 2.5
-    require_extended: bool = True
-    max_other: float = 0.7
+    require_gun: bool = True
     max_gap: float = 0.25
 
 
 @dataclass
 class _Squeeze:
     start: float
-    baseline: np.ndarray  # frozen at the start: index, middle, ring, pinky
+    baseline: np.ndarray  # frozen at the start: index, middle
     on: float
     each: float  # the least rise each of index and middle must reach
     peak_t: float
     peak: float
-    peak_rise: np.ndarray  # index, middle, ring, pinky rises at the deepest point
     most: np.ndarray  # the largest rise of index and of middle anywhere in the squeeze
 
 
@@ -116,6 +115,8 @@ class ShotDetector:
         # the baseline's quiet frames: time, smoothed curls, world landmarks
         self._quiet: deque[tuple[float, np.ndarray, np.ndarray]] = deque()
         self._squeeze: _Squeeze | None = None
+        self._pending: ShotEvent | None = None  # released; confirmed once the hand stayed
+        self._released = 0.0
         self._last_seen: float | None = None
         #: The tracker's id of the hand the detector follows (None: none yet / untracked input).
         self.track: int | None = None
@@ -124,6 +125,7 @@ class ShotDetector:
         self._raw.clear()
         self._quiet.clear()
         self._squeeze = None
+        self._pending = None
 
     def _baseline(self) -> tuple[np.ndarray, float, float]:
         """Baseline per finger, the index+middle threshold and the per-finger minimum rise."""
@@ -136,15 +138,18 @@ class ShotDetector:
         each = max(cfg.min_each, cfg.each_k * float(spread[:2].max()))
         return baseline, max(cfg.min_depth, cfg.noise_k * noise), each
 
-    def _held_extended(self) -> bool:
-        """Whether index and middle were extended before the squeeze (median p over up to 8
-        baseline frames): a squeeze of a hand that was not showing them is not the gun's."""
-        if not self.config.require_extended:
+    def _showed_gun(self) -> bool:
+        """Whether the hand showed the gun before the squeeze (median p over up to 8 baseline
+        frames): index and middle extended, ring and pinky not both extended. A squeeze of a hand
+        not showing index and middle is not the gun's; neither is an open hand (a distractor
+        waving, a hand closing to a fist). The ring and pinky are not required to read folded:
+        seen from the back their landmarks read half bent (p 0.1–0.7)."""
+        if not self.config.require_gun:
             return True
         worlds = [w for _, _, w in self._quiet]
         picks = np.stack(worlds[:: max(1, len(worlds) // 8)])
         p = np.median(finger_probabilities(picks), axis=0)
-        return bool(p[1] > 0.5 and p[2] > 0.5)
+        return bool(p[1] > 0.5 and p[2] > 0.5 and not (p[3] > 0.5 and p[4] > 0.5))
 
     def update(self, obs: HasWorld | None, t: float) -> list[ShotEvent]:
         """Feed the seat's hand at time ``t`` (None: no hand seen); returns the shots completed."""
@@ -155,7 +160,10 @@ class ShotDetector:
             return []  # no fresh landmarks (a held observation repeats the last ones)
         self._last_seen = t
         self.track = getattr(obs, "track", None)
-        self._raw.append((t, curl(obs.world)[1:]))  # index, middle, ring, pinky
+        done: list[ShotEvent] = []
+        if self._pending is not None and t - self._released >= cfg.max_gap:
+            done, self._pending = [self._pending], None  # the hand stayed: a shot
+        self._raw.append((t, curl(obs.world)[1:3]))  # index, middle
         while self._raw[0][0] <= t - cfg.smooth:
             self._raw.popleft()
         value = np.mean([v for _, v in self._raw], axis=0)
@@ -165,44 +173,45 @@ class ShotDetector:
                 self._quiet.popleft()
             if not self._quiet or self._quiet[-1][0] - self._quiet[0][0] < cfg.min_baseline:
                 self._quiet.append((t, value, obs.world))
-                return []
+                return done
             baseline, on, each = self._baseline()
             rise = value - baseline
-            if rise[0] + rise[1] >= on and self._held_extended():
-                self._squeeze = _Squeeze(
-                    t, baseline, on, each, t, float(rise[0] + rise[1]), rise, rise[:2].copy()
-                )
+            if rise[0] + rise[1] >= on and self._showed_gun():
+                self._squeeze = _Squeeze(t, baseline, on, each, t, float(rise[0] + rise[1]),
+                                         rise.copy())
             else:
                 self._quiet.append((t, value, obs.world))
-            return []
+            return done
         rise = value - squeeze.baseline
         total = float(rise[0] + rise[1])
-        squeeze.most = np.maximum(squeeze.most, rise[:2])
+        squeeze.most = np.maximum(squeeze.most, rise)
         if total > squeeze.peak:
-            squeeze.peak, squeeze.peak_t, squeeze.peak_rise = total, t, rise
+            squeeze.peak, squeeze.peak_t = total, t
         if t - squeeze.start > cfg.max_duration:
             self._restart()  # a new pose held for good: re-baseline there
-            return []
+            return done
         if total > cfg.release_frac * squeeze.peak:
-            return []
+            return done
         self._squeeze = None
         self._quiet.append((t, value, obs.world))
-        return self._judge(squeeze, t)
+        event = self._judge(squeeze, t)
+        if event is not None:
+            if self._pending is not None:  # seen since its release: it stands
+                done.append(self._pending)
+            self._pending, self._released = event, t
+        return done
 
-    def _judge(self, squeeze: _Squeeze, end: float) -> list[ShotEvent]:
+    def _judge(self, squeeze: _Squeeze, end: float) -> ShotEvent | None:
         cfg = self.config
         duration = end - squeeze.start
-        ring, pinky = squeeze.peak_rise[2:]
         small, large = sorted(float(v) for v in squeeze.most)
         if not cfg.min_duration <= duration <= cfg.max_duration:
-            return []
+            return None
         if small < squeeze.each or small < cfg.balance * large:
-            return []
-        if ring + pinky > cfg.max_other * squeeze.peak:
-            return []
+            return None
         depth = squeeze.peak
         confidence = depth / (depth + squeeze.on) * min(1.0, small / large / 0.5)
-        return [ShotEvent(self.seat, squeeze.peak_t, duration, depth, float(confidence))]
+        return ShotEvent(self.seat, squeeze.peak_t, duration, depth, float(confidence))
 
 
 class Scored(Protocol):
@@ -210,28 +219,18 @@ class Scored(Protocol):
 
     track: int
     score: float
-    bbox: tuple[float, float, float, float]  # x0, y0, x1, y1 pixels
 
 
 H = TypeVar("H", bound=Scored)
 
 
-def _same_place(a: Scored, b: Scored) -> bool:
-    """Box centres within half a hand: one physical hand reported twice."""
-    ca = np.array([a.bbox[0] + a.bbox[2], a.bbox[1] + a.bbox[3]]) / 2
-    cb = np.array([b.bbox[0] + b.bbox[2], b.bbox[1] + b.bbox[3]]) / 2
-    size = max(a.bbox[2] - a.bbox[0], a.bbox[3] - a.bbox[1], b.bbox[2] - b.bbox[0],
-               b.bbox[3] - b.bbox[1])
-    return float(np.linalg.norm(ca - cb)) < 0.5 * size
-
-
 def continuing_hand(hands: Sequence[H], track: int | None) -> H | None:
     """The hand of a seat to feed its :class:`ShotDetector`: the one continuing the detector's
     ``track`` (even while held, so two raised hands never take turns), else the most confident.
-    When the landmarker reports that hand twice at one place (its VIDEO-mode copy stuck on an
-    old pose plus a fresh palm detection: kharkiv_miss_other_en after a squeeze), the newest
-    track is taken. Every consumer picks the seat's hand with this."""
+    (One hand reported twice at one place is merged by the tracker:
+    :func:`mafiavision.vision.hands.merge_duplicates`.) Every consumer picks the seat's hand
+    with this."""
     mine = next((h for h in hands if h.track == track), None)
-    if mine is None:
-        return max(hands, key=lambda h: h.score) if hands else None
-    return max((h for h in hands if h is mine or _same_place(h, mine)), key=lambda h: h.track)
+    if mine is not None:
+        return mine
+    return max(hands, key=lambda h: h.score) if hands else None

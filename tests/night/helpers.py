@@ -1,36 +1,38 @@
-"""Helpers for the live-session tests: a kharkiv game brought to night 1 through the session's
-own commands, and captures fed with the events the pipeline would deliver."""
+"""Helpers for the night tests: the events the other stages deliver (their real types), a
+kharkiv game brought to night 1 through the session's own commands, and captures fed with
+those events."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
+from mafiavision.audio.callout import NumberWindow
 from mafiavision.night.session import LiveSession
 from mafiavision.rules import load_rules
 from mafiavision.rules.record import start_game
 from mafiavision.ui.commands import COMMAND
+from mafiavision.vision.numbers import NumberEvent
+from mafiavision.vision.shots import ShotEvent
 
 ROLES = ["civilian", "civilian", "mafia", "civilian", "don", "civilian", "mafia", "civilian",
          "sheriff", "civilian"]
 
 
-@dataclass(frozen=True)
-class Shot:
-    seat: int
-    t: float
-    duration: float = 0.3
-    depth: float = 150.0
-    confidence: float = 0.95
+def shot(seat: int, t: float, confidence: float = 0.95) -> ShotEvent:
+    """A shot as the shot detector reports it: a 0.3 s squeeze, 120° deep, peaking at ``t``."""
+    return ShotEvent(seat, t, duration=0.3, depth=120.0, confidence=confidence)
 
 
-@dataclass(frozen=True)
-class Number:
-    seat: int
-    start: float
-    end: float
-    value: int
-    confidence: float = 0.95
+def number(seat: int, start: float, end: float, value: int,
+           confidence: float = 0.95) -> NumberEvent:
+    """A finger number as the number reader reports it."""
+    return NumberEvent(seat, start, end, value, confidence)
+
+
+def window(seat: int, start: float, end: float, onset: float,
+           confidence: float = 0.95) -> NumberWindow:
+    """A called number's window as the spoken-number stage reports it."""
+    return NumberWindow(seat, start, end, onset, confidence)
 
 
 class Clock:
@@ -73,7 +75,7 @@ def to_night_one(session: LiveSession) -> None:
     command(session, kind="deal", roles=ROLES)
     assert session.view()["step"]["kind"] == "meet"
     # The Don (seat 5) shows 4, 7, 2 twice: the card proposes those orders.
-    numbers = [Number(5, 1 + i, 1.5 + i, v) for i, v in enumerate([4, 7, 2, 4, 7, 2])]
+    numbers = [number(5, 1 + i, 1.5 + i, v) for i, v in enumerate([4, 7, 2, 4, 7, 2])]
     feed(session, clock, 7, numbers=numbers)
     session._finish()
     card = session.view()["card"]

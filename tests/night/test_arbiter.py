@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
+from mafiavision.audio.callout import NumberWindow
 from mafiavision.night.arbiter import (
     HuntInput,
     frame_index,
@@ -15,45 +14,22 @@ from mafiavision.night.arbiter import (
     read_orders,
     read_raised_hand,
 )
+from mafiavision.vision.numbers import Orders
+from mafiavision.vision.shots import ShotEvent
+from tests.night.helpers import number, shot, window
 
 
-@dataclass(frozen=True)
-class Shot:
-    seat: int
-    t: float
-    duration: float = 0.3
-    depth: float = 120.0
-    confidence: float = 0.95
-
-
-@dataclass(frozen=True)
-class Window:
-    seat: int
-    start: float
-    end: float
-    onset: float
-    confidence: float = 0.95
-
-
-@dataclass(frozen=True)
-class Number:
-    seat: int
-    start: float
-    end: float
-    value: int
-    confidence: float = 0.95
-
-
-def count(n: int = 10, step: float = 1.0, t0: float = 10.0, low: int | None = None) -> list[Window]:
+def count(n: int = 10, step: float = 1.0, t0: float = 10.0,
+          low: int | None = None) -> list[NumberWindow]:
     """Windows for numbers 1..n, one per ``step`` seconds; ``low``: that window is uncertain."""
     return [
-        Window(k, t0 + (k - 1) * step, t0 + k * step, t0 + (k - 1) * step + 0.05,
+        window(k, t0 + (k - 1) * step, t0 + k * step, t0 + (k - 1) * step + 0.05,
                0.4 if k == low else 0.95)
         for k in range(1, n + 1)
     ]
 
 
-def hunt(shots: list[Shot], members=(2, 5, 9), seen=None, windows=None, gap=0.12,
+def hunt(shots: list[ShotEvent], members=(2, 5, 9), seen=None, windows=None, gap=0.12,
          word_ends=None) -> HuntInput:
     return HuntInput(
         group="mafia", members=tuple(members), shots=shots,
@@ -74,67 +50,74 @@ def mid(k: int) -> float:
 
 HUNTS = [
     # (name, shots, extra kwargs, expected hit, expected per-member (observation, reason), asks)
-    ("all on 7", [Shot(2, mid(7)), Shot(5, mid(7) + 0.1), Shot(9, mid(7) - 0.1)], {}, 7,
+    ("all on 7", [shot(2, mid(7)), shot(5, mid(7) + 0.1), shot(9, mid(7) - 0.1)], {}, 7,
      [("shot", "shot on 7")] * 3, False),
-    ("one on another number", [Shot(2, mid(7)), Shot(5, mid(7)), Shot(9, mid(4))], {}, None,
+    ("one on another number", [shot(2, mid(7)), shot(5, mid(7)), shot(9, mid(4))], {}, None,
      [("shot", "shot on 7"), ("shot", "shot on 7"), ("shot", "another number (4)")], False),
-    ("no majority: all another number", [Shot(2, mid(1)), Shot(5, mid(3)), Shot(9, mid(4))],
+    ("no majority: all another number", [shot(2, mid(1)), shot(5, mid(3)), shot(9, mid(4))],
      {}, None, [("shot", "another number (1)"), ("shot", "another number (3)"),
                 ("shot", "another number (4)")], False),
-    ("one between numbers", [Shot(2, mid(7)), Shot(5, mid(7)), Shot(9, 17.05)], {}, None,
+    ("one between numbers", [shot(2, mid(7)), shot(5, mid(7)), shot(9, 17.05)], {}, None,
      [("shot", "shot on 7"), ("shot", "shot on 7"), ("between", "between numbers")],
      False),
-    ("one no shot asks: a hit if it was missed", [Shot(2, mid(7)), Shot(5, mid(7))], {}, None,
+    ("one no shot asks: a hit if it was missed", [shot(2, mid(7)), shot(5, mid(7))], {}, None,
      [("shot", "shot on 7"), ("shot", "shot on 7"), ("no_shot", "no shot")], True),
-    ("no shot beside disagreeing shots", [Shot(2, mid(7)), Shot(5, mid(4))], {}, None,
+    ("no shot beside disagreeing shots", [shot(2, mid(7)), shot(5, mid(4))], {}, None,
      [("shot", "another number (7)"), ("shot", "another number (4)"), ("no_shot", "no shot")],
      False),
     ("nobody shot", [], {}, None, [("no_shot", "no shot")] * 3, False),
-    ("two shots", [Shot(2, mid(7)), Shot(5, mid(7)), Shot(9, mid(7)), Shot(9, mid(8))], {},
-     None, [("shot", "shot on 7"), ("shot", "shot on 7"),
-            ("multiple", "two shots")], False),
-    ("hand not seen asks", [Shot(2, mid(7)), Shot(5, mid(7))],
+    ("two shots, one on the agreed number, asks: a hit if one was false",
+     [shot(2, mid(7)), shot(5, mid(7)), shot(9, mid(7)), shot(9, mid(8))], {},
+     None, [("shot", "shot on 7"), ("shot", "shot on 7"), ("multiple", "two shots")], True),
+    ("two shots, neither on the agreed number",
+     [shot(2, mid(7)), shot(5, mid(7)), shot(9, mid(3)), shot(9, mid(8))], {},
+     None, [("shot", "shot on 7"), ("shot", "shot on 7"), ("multiple", "two shots")], False),
+    ("two shots beside disagreeing shots",
+     [shot(2, mid(7)), shot(5, mid(4)), shot(9, mid(7)), shot(9, mid(8))], {}, None,
+     [("shot", "another number (7)"), ("shot", "another number (4)"),
+      ("multiple", "two shots")], False),
+    ("hand not seen asks", [shot(2, mid(7)), shot(5, mid(7))],
      {"seen": {2: 1.0, 5: 1.0, 9: 0.1}}, None,
      [("shot", "shot on 7"), ("shot", "shot on 7"), ("not_seen", "hand not seen")], True),
     ("no shot but hand seen little asks", [], {"seen": {2: 1.0, 5: 0.6, 9: 1.0}}, None,
      [("no_shot", "no shot")] * 3, True),
-    ("weak shot asks", [Shot(2, mid(7)), Shot(5, mid(7), confidence=0.5), Shot(9, mid(7))], {},
+    ("weak shot asks", [shot(2, mid(7)), shot(5, mid(7), confidence=0.5), shot(9, mid(7))], {},
      7, [("shot", "shot on 7")] * 3, True),
-    ("uncertain window asks", [Shot(2, mid(7)), Shot(5, mid(7)), Shot(9, mid(7))],
+    ("uncertain window asks", [shot(2, mid(7)), shot(5, mid(7)), shot(9, mid(7))],
      {"windows": count(low=7)}, 7, [("shot", "shot on 7")] * 3, True),
-    ("near a boundary asks", [Shot(2, mid(7)), Shot(5, 16.85), Shot(9, mid(7))], {}, 7,
+    ("near a boundary asks", [shot(2, mid(7)), shot(5, 16.85), shot(9, mid(7))], {}, 7,
      [("shot", "shot on 7")] * 3, True),
-    ("before the count asks", [Shot(2, 5.0), Shot(5, mid(7)), Shot(9, mid(7))], {}, None,
+    ("before the count asks", [shot(2, 5.0), shot(5, mid(7)), shot(9, mid(7))], {}, None,
      [("between", "between numbers"), ("shot", "shot on 7"), ("shot", "shot on 7")],
      True),
-    ("no windows asks", [Shot(2, mid(7))], {"members": (2,), "windows": []}, None,
+    ("no windows asks", [shot(2, mid(7))], {"members": (2,), "windows": []}, None,
      [("between", "between numbers")], True),
     ("no windows and no shots asks", [], {"members": (2,), "windows": []}, None,
      [("no_shot", "no shot")], True),
-    ("non-member shot ignored", [Shot(2, mid(3)), Shot(5, mid(3)), Shot(9, mid(3)),
-                                 Shot(4, mid(6))], {}, 3, [("shot", "shot on 3")] * 3, False),
+    ("non-member shot ignored", [shot(2, mid(3)), shot(5, mid(3)), shot(9, mid(3)),
+                                 shot(4, mid(6))], {}, 3, [("shot", "shot on 3")] * 3, False),
     # Number k's word is said from 10 + k - 1 to 10 + k - 0.6 (0.4 s), then a 0.6 s pause.
-    ("shot just after the word counts", [Shot(2, 16.55), Shot(5, 16.6), Shot(9, 16.5)],
+    ("shot just after the word counts", [shot(2, 16.55), shot(5, 16.6), shot(9, 16.5)],
      {"word_ends": WORD_ENDS}, 7, [("shot", "shot on 7")] * 3, False),
-    ("shot in the pause is between", [Shot(2, 16.55), Shot(5, 16.6), Shot(9, 16.78)],
+    ("shot in the pause is between", [shot(2, 16.55), shot(5, 16.6), shot(9, 16.78)],
      {"word_ends": WORD_ENDS}, None,
      [("shot", "shot on 7"), ("shot", "shot on 7"), ("between", "between numbers")],
      False),
-    ("shot at the pause threshold asks", [Shot(2, 16.5), Shot(5, 16.5), Shot(9, 16.68)],
+    ("shot at the pause threshold asks", [shot(2, 16.5), shot(5, 16.5), shot(9, 16.68)],
      {"word_ends": WORD_ENDS}, 7, [("shot", "shot on 7")] * 3, True),
-    ("pause rule never applies to the last number", [Shot(2, 19.9), Shot(5, 19.9),
-                                                     Shot(9, 19.9)],
+    ("pause rule never applies to the last number", [shot(2, 19.9), shot(5, 19.9),
+                                                     shot(9, 19.9)],
      {"word_ends": WORD_ENDS}, 10, [("shot", "shot on 10")] * 3, False),
-    ("weak extra squeeze is left out but asked", [Shot(2, mid(7)), Shot(5, mid(7)),
-                                                  Shot(9, mid(3), confidence=0.5),
-                                                  Shot(9, mid(7))], {}, 7,
+    ("weak extra squeeze is left out but asked", [shot(2, mid(7)), shot(5, mid(7)),
+                                                  shot(9, mid(3), confidence=0.5),
+                                                  shot(9, mid(7))], {}, 7,
      [("shot", "shot on 7")] * 3, True),
-    ("two weak squeezes stay two shots", [Shot(2, mid(7)), Shot(5, mid(7)),
-                                          Shot(9, mid(3), confidence=0.5),
-                                          Shot(9, mid(7), confidence=0.6)], {}, None,
+    ("two weak squeezes stay two shots", [shot(2, mid(7)), shot(5, mid(7)),
+                                          shot(9, mid(3), confidence=0.5),
+                                          shot(9, mid(7), confidence=0.6)], {}, None,
      [("shot", "shot on 7"), ("shot", "shot on 7"), ("multiple", "two shots")],
      True),
-    ("lone survivor hits", [Shot(5, mid(10))], {"members": (5,)}, 10,
+    ("lone survivor hits", [shot(5, mid(10))], {"members": (5,)}, 10,
      [("shot", "shot on 10")], False),
 ]
 
@@ -154,9 +137,9 @@ def test_judge_hunt(name, shots, kwargs, hit, members, asks) -> None:
 
 
 def test_hunt_evidence_has_times_frames_and_windows() -> None:
-    verdict = judge_hunt(hunt([Shot(2, 16.5), Shot(5, 16.52), Shot(9, 16.48)]))
-    shot = verdict.findings[0].shots[0]
-    assert (shot.t, shot.frame, shot.window_seat) == (16.5, round(16.5 * 25), 7)
+    verdict = judge_hunt(hunt([shot(2, 16.5), shot(5, 16.52), shot(9, 16.48)]))
+    first = verdict.findings[0].shots[0]
+    assert (first.t, first.frame, first.window_seat) == (16.5, round(16.5 * 25), 7)
     assert [w.seat for w in verdict.windows] == list(range(1, 11))
     assert verdict.summary == "mafia: hit on seat 7"
 
@@ -184,16 +167,16 @@ def test_frame_index(times: list[float], t: float, index: int | None) -> None:
 
 
 CHECKS = [
-    ("clear", [Number(3, 1, 2, 7)], 7, "Is seat 7 the Sheriff?", False),
-    ("same number twice", [Number(3, 1, 2, 7), Number(3, 3, 4, 7)], 7,
+    ("clear", [number(3, 1, 2, 7)], 7, "Is seat 7 the Sheriff?", False),
+    ("same number twice", [number(3, 1, 2, 7), number(3, 3, 4, 7)], 7,
      "Is seat 7 the Sheriff?", False),
-    ("weak reading asks", [Number(3, 1, 2, 7, 0.4)], 7, "Is seat 7 the Sheriff?", True),
+    ("weak reading asks", [number(3, 1, 2, 7, 0.4)], 7, "Is seat 7 the Sheriff?", True),
     ("nothing read asks", [], None, "Which seat did seat 3 show, looking for the Sheriff?", True),
-    ("two numbers ask", [Number(3, 1, 2, 7), Number(3, 3, 4, 8)], None,
+    ("two numbers ask", [number(3, 1, 2, 7), number(3, 3, 4, 8)], None,
      "Which seat did seat 3 show, looking for the Sheriff?", True),
-    ("own seat is not a target", [Number(3, 1, 2, 3)], None,
+    ("own seat is not a target", [number(3, 1, 2, 3)], None,
      "Which seat did seat 3 show, looking for the Sheriff?", True),
-    ("other seats ignored", [Number(4, 1, 2, 9), Number(3, 1, 2, 6)], 6,
+    ("other seats ignored", [number(4, 1, 2, 9), number(3, 1, 2, 6)], 6,
      "Is seat 6 the Sheriff?", False),
 ]
 
@@ -207,7 +190,7 @@ def test_read_check(name, numbers, target, question, asks) -> None:
 
 
 def test_read_check_takes_the_joined_number_of_a_twelve_seat_table() -> None:
-    numbers = [Number(3, 1, 2, 1), Number(3, 2.5, 3.5, 2)]
+    numbers = [number(3, 1, 2, 1), number(3, 2.5, 3.5, 2)]
     reading = read_check(3, "the Commissar", numbers, [s for s in range(1, 13) if s != 3],
                          joined=12)
     assert (reading.target, reading.question, reading.needs_moderator) == (
@@ -216,21 +199,13 @@ def test_read_check_takes_the_joined_number_of_a_twelve_seat_table() -> None:
     assert (reading.target, reading.needs_moderator) == (None, True)
 
 
-@dataclass(frozen=True)
-class Orders:
-    first: tuple[int, ...]
-    second: tuple[int, ...]
-    agree: bool
-    confidence: float = 0.95
-
-
 ORDERS = [
-    ("shown twice alike", Orders((4, 7, 2), (4, 7, 2), True), (4, 7, 2), False),
-    ("shown once asks", Orders((4, 7, 2), (), False), (4, 7, 2), True),
+    ("shown twice alike", Orders((4, 7, 2), (4, 7, 2), True, 0.95), (4, 7, 2), False),
+    ("shown once asks", Orders((4, 7, 2), (), False, 0.95), (4, 7, 2), True),
     ("passes disagree", Orders((4, 7, 2), (4, 8, 2), False, 0.0), None, True),
     ("too few", Orders((4, 7), (), False, 0.0), None, True),
     ("weak asks", Orders((4, 7, 2), (4, 7, 2), True, 0.5), (4, 7, 2), True),
-    ("own seat asks", Orders((1, 7, 2), (1, 7, 2), True), (1, 7, 2), True),
+    ("own seat asks", Orders((1, 7, 2), (1, 7, 2), True, 0.95), (1, 7, 2), True),
 ]
 
 
@@ -250,7 +225,7 @@ def test_read_raised_hand(seen: float, raised: bool, asks: bool) -> None:
 
 
 def test_unanimous_shot_on_a_seat_already_out_is_a_miss() -> None:
-    shots = [Shot(2, mid(4)), Shot(5, mid(4)), Shot(9, mid(4))]
+    shots = [shot(2, mid(4)), shot(5, mid(4)), shot(9, mid(4))]
     verdict = judge_hunt(HuntInput("mafia", (2, 5, 9), shots, count(), 0.12,
                                    {2: 1.0, 5: 1.0, 9: 1.0}, out=frozenset({4})))
     assert (verdict.hit, verdict.miss_reason) == (None, "target_out")

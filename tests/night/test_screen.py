@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from mafiavision.night.session import LiveSession
 from mafiavision.ui.server import Server
-from tests.night.helpers import Number, Shot, feed, new_session, to_night_one
+from tests.night.helpers import feed, new_session, number, shot, to_night_one
 
 pytestmark = pytest.mark.slow
 
@@ -43,7 +43,7 @@ def test_verdict_confirm_correct_and_undo_on_the_screen(night, browser) -> None:
     session, url = night
     clock = session.clock  # type: ignore[attr-defined]
     t = clock.t
-    feed(session, clock, 4, shots=[Shot(3, t + 2.5), Shot(5, t + 2.6), Shot(7, t + 2.55)])
+    feed(session, clock, 4, shots=[shot(3, t + 2.5), shot(5, t + 2.6), shot(7, t + 2.55)])
     page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone
     page.goto(url)
     page.wait_for_selector("#app:not([hidden])")
@@ -62,7 +62,7 @@ def test_verdict_confirm_correct_and_undo_on_the_screen(night, browser) -> None:
     hunt = session.game.state.verdicts[-1]
     assert (hunt.team, hunt.target) == ("mafia", 6)
     # The Don's check: he shows 9; the card puts the question and Confirm records the nod.
-    feed(session, clock, 2, numbers=[Number(5, clock.t + 0.5, clock.t + 1.2, 9)])
+    feed(session, clock, 2, numbers=[number(5, clock.t + 0.5, clock.t + 1.2, 9)])
     page.click("#finish")
     expect(page.locator("#card-summary")).to_have_text("Is seat 9 the Sheriff?")
     page.click("#confirm")

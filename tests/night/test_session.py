@@ -9,7 +9,7 @@ import pytest
 
 from mafiavision.night.session import LiveSession
 from mafiavision.rules.record import replay
-from tests.night.helpers import Number, Shot, command, feed, new_session, to_night_one
+from tests.night.helpers import command, feed, new_session, number, shot, to_night_one
 
 
 @pytest.fixture
@@ -24,7 +24,7 @@ def test_a_night_through_the_screen_and_the_record(session: LiveSession, tmp_pat
     # No speech and no taps: the card cannot place the shots, so it asks.
     clock = session.clock  # type: ignore[attr-defined]
     t = clock.t
-    feed(session, clock, 4, shots=[Shot(3, t + 2.5), Shot(5, t + 2.6), Shot(7, t + 2.55)])
+    feed(session, clock, 4, shots=[shot(3, t + 2.5), shot(5, t + 2.6), shot(7, t + 2.55)])
     command(session, kind="finish")
     card = session.view()["card"]
     assert card["kind"] == "hunt" and card["questions"]
@@ -34,7 +34,7 @@ def test_a_night_through_the_screen_and_the_record(session: LiveSession, tmp_pat
             shots=[{"seat": s, "kind": "shot", "target": 6} for s in (3, 5, 7)])
     # The Don checks: he shows 9, the card asks "Is seat 9 the Sheriff?".
     assert session.view()["step"]["kind"] == "check"
-    feed(session, clock, 2, numbers=[Number(5, clock.t + 0.5, clock.t + 1.2, 9)])
+    feed(session, clock, 2, numbers=[number(5, clock.t + 0.5, clock.t + 1.2, 9)])
     session._finish()
     card = session.view()["card"]
     assert (card["kind"], card["summary"], card["questions"]) == (
@@ -90,7 +90,7 @@ def test_tap_mode_without_a_microphone(session: LiveSession) -> None:
     clock = session.clock  # type: ignore[attr-defined]
     t0 = clock.t
     called = session.view()["step"]["called"]
-    shots = [Shot(s, t0 + 1 + 5 * 0.8 + 0.35) for s in (3, 5, 7)]  # on the 6th number
+    shots = [shot(s, t0 + 1 + 5 * 0.8 + 0.35) for s in (3, 5, 7)]  # on the 6th number
     for k in range(len(called)):
         feed(session, clock, 0.8 if k else 1.0, shots=shots)
         command(session, kind="tap")

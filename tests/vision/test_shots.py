@@ -25,7 +25,7 @@ from mafiavision.vision.landmark_sequences import (
     bump,
     scenario,
 )
-from mafiavision.vision.shots import ShotDetector, ShotEvent, continuing_hand
+from mafiavision.vision.shots import ShotConfig, ShotDetector, ShotEvent, continuing_hand
 from tests.vision.gesture_data import mediapipe_world, real_photo_hands
 
 
@@ -44,10 +44,16 @@ def hands(handdata: Path) -> dict[str, np.ndarray]:
         for source, label, _, h in real_photo_hands(handdata)
         if (source, label) == ("epsrc", "2") and h is not None
     )
+    open_hand = next(
+        h.world.astype(np.float64)
+        for source, label, _, h in real_photo_hands(handdata)
+        if (source, label) == ("sign", "5") and h is not None
+    )
     return {
         "victory": mediapipe_world(handdata, "victory"),
         "back_of_hand_v": back,
         "fist": mediapipe_world(handdata, "fist"),
+        "open": open_hand,
     }
 
 
@@ -80,6 +86,47 @@ def test_small_bend_seen_from_the_back_is_found(hands: dict[str, np.ndarray], to
     events = run(build(spec, gun, fist, np.random.default_rng(7)))
     assert len(events) == 1 and abs(events[0].t - 2.7) <= 0.2
     assert events[0].depth < total + 15  # the depth is the bend, not a fixed score
+
+
+@pytest.mark.parametrize(
+    ("pose", "require_gun", "shots"),
+    [
+        ("victory", True, 1),
+        ("open", True, 0),  # an open hand (a distractor) folding index + middle: not the gun
+        ("open", False, 1),  # the same frames without the pose check: the squeeze is there
+    ],
+)
+def test_only_the_gun_shoots(
+    hands: dict[str, np.ndarray], pose: str, require_gun: bool, shots: int
+) -> None:
+    spec = SequenceSpec(
+        5.0, index=lambda t: 0.8 * bump(t, 2.5, 0.4), middle=lambda t: 0.8 * bump(t, 2.5, 0.4)
+    )
+    frames = build(spec, hands[pose], hands["fist"], np.random.default_rng(4))
+    events = run(frames, ShotDetector(4, ShotConfig(require_gun=require_gun)))
+    assert len(events) == shots, events
+
+
+@pytest.mark.parametrize(
+    ("gone_after_release", "shots"),
+    [
+        (0.1, 0),  # lowered out of view just after the "squeeze": the hand was leaving
+        (0.5, 1),  # the hand stays up after its squeeze: a shot
+        (None, 1),
+    ],
+)
+def test_a_hand_that_leaves_right_after_a_squeeze_did_not_shoot(
+    hands: dict[str, np.ndarray], gone_after_release: float | None, shots: int
+) -> None:
+    """Regression (kharkiv_overhead_ru seat 3, lite): a hand being lowered out of view read a
+    25° squeeze just before it vanished. A squeeze counts once the hand stayed ``max_gap``."""
+    hidden = () if gone_after_release is None else ((2.9 + gone_after_release, 9.0),)
+    spec = SequenceSpec(
+        5.0, index=lambda t: 0.8 * bump(t, 2.5, 0.4), middle=lambda t: 0.8 * bump(t, 2.5, 0.4),
+        hidden=hidden,
+    )
+    events = run(build(spec, hands["victory"], hands["fist"], np.random.default_rng(6)))
+    assert len(events) == shots, events
 
 
 @pytest.mark.parametrize(
@@ -132,7 +179,6 @@ class _Hand:
     world: np.ndarray
     track: int
     score: float
-    bbox: tuple[float, float, float, float] = (0.0, 0.0, 100.0, 100.0)
     held: bool = False
 
 
@@ -140,19 +186,16 @@ class _Hand:
     ("hands", "track", "picked"),
     [
         ([], None, None),
-        ([(1, 0.6, 0), (2, 0.9, 300)], None, 2),  # no track yet: the most confident
-        ([(1, 0.6, 0), (2, 0.9, 300)], 1, 1),  # the detector's hand, though less confident
-        ([(1, 0.6, 0), (2, 0.9, 300)], 3, 2),  # its track ended: the most confident
-        ([(1, 0.9, 0), (2, 0.6, 10)], 1, 2),  # the same hand twice: the newest track
-        ([(2, 0.9, 0), (1, 0.6, 10)], 2, 2),
-        ([(1, 0.9, 0), (2, 0.6, 300)], 1, 1),  # two hands: its own
+        ([(1, 0.6), (2, 0.9)], None, 2),  # no track yet: the most confident
+        ([(1, 0.6), (2, 0.9)], 1, 1),  # the detector's hand, though less confident
+        ([(1, 0.6), (2, 0.9)], 3, 2),  # its track ended: the most confident
+        ([(1, 0.9), (2, 0.6)], 2, 2),
     ],
 )
 def test_continuing_hand(
-    hands: list[tuple[int, float, float]], track: int | None, picked: int | None
+    hands: list[tuple[int, float]], track: int | None, picked: int | None
 ) -> None:
-    seen = [_Hand(1, np.zeros((21, 3)), tr, score, (x, 0.0, x + 100.0, 100.0))
-            for tr, score, x in hands]
+    seen = [_Hand(1, np.zeros((21, 3)), tr, score) for tr, score in hands]
     hand = continuing_hand(seen, track)
     assert (hand.track if hand else None) == picked
 
@@ -173,7 +216,7 @@ def test_two_hands_taking_turns_as_most_confident_do_not_hide_the_shot(
         out: list[ShotEvent] = []
         for k, (t, obs) in enumerate(frames):
             seen = [_Hand(4, obs.world, 11, 0.8),
-                    _Hand(4, fist, 12, 0.9 if k % 2 else 0.7, (400.0, 0.0, 500.0, 100.0))]
+                    _Hand(4, fist, 12, 0.9 if k % 2 else 0.7)]
             hand = (continuing_hand(seen, detector.track) if pick == "track"
                     else max(seen, key=lambda h: h.score))
             out += detector.update(hand, t)
