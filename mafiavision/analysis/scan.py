@@ -1,8 +1,10 @@
 """The vision pass over a recording: hands per seat, poses, the bend signal, shots and numbers.
 
 The cheap day gate: while no hand is raised anywhere, only ``day_fps`` frames a second are
-tracked, by a tracker whose image gate examines a seat only when its crop changed (motion and skin)
-or every 2 s. Once a hand is seen the pass tracks every frame (up to ``night_fps``) with ungated
+tracked (the others are decoded, never converted), by a tracker with no active seat, so that its
+image gate examines a seat only when its crop changed (motion and skin) or every 2 s (an active
+seat is re-examined every 0.2 s: all ten ran on every day frame while they were left active).
+Once a hand is seen the pass tracks every frame (up to ``night_fps``) with ungated
 trackers that make the seats with a hand their active seats, the others being swept at the
 tracker's low rate; ``linger`` seconds after the last hand it is day again.
 
