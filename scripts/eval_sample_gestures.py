@@ -63,6 +63,7 @@ class _Seen:
     seat: int
     t: float
     world: np.ndarray
+    landmarks: np.ndarray
     track: int
 
 
@@ -118,10 +119,11 @@ def replay(data: dict[str, np.ndarray], seats: list[int], config: ShotConfig) ->
             obs = (
                 None
                 if best is None or data["held"][best]
-                else _Seen(seat, float(t), data["world"][best].astype(np.float64), pick.track)
+                else _Seen(seat, float(t), data["world"][best].astype(np.float64),
+                           data["landmarks"][best].astype(np.float64), pick.track)
             )
             shot_events[seat] += shots[seat].update(obs, float(t))
-            poses = [classify_hand(data["world"][i]) for i in mine]
+            poses = [classify_hand(data["world"][i], data["landmarks"][i]) for i in mine]
             number_events[seat] += readers[seat].update(poses, float(t))
     for seat in seats:
         number_events[seat] += readers[seat].flush()

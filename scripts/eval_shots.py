@@ -60,7 +60,7 @@ def gun_frames(cache: dict[str, np.ndarray]) -> list[np.ndarray]:
     for i in np.flatnonzero(
         cache["detected"] & (cache["part"] == "eval") & (cache["label"] == "2")
     ):
-        if classify_hand(cache["world"][i]).pose == "gun":
+        if classify_hand(cache["world"][i], cache["landmarks"][i]).pose == "gun":
             out.append(cache["world"][i].astype(np.float64))
     return out
 

@@ -21,6 +21,19 @@ Per-finger labels (thumb, index, middle, ring, pinky; None = not known from the 
   part's EPSRC photos, but read MediaPipe's real thumb_up hand with the ring finger extended,
   so they were not kept.)
 
+Index…pinky read world and image-plane features. The thumb keeps the world-only model: it is
+fitted, with the other fingers' world-only models, exactly as before the image-plane features
+(its EPSRC labels come from ranking those world-only models), and the image-plane models of
+index…pinky are fitted next. Chosen with ``scripts/compare_finger_features.py`` (fit-part
+criteria; every variant tried also had to keep reading MediaPipe's real thumb_up hand and the
+rendered sample clips' numbers): a thumb fitted on the labels of the new models reads thumb_up
+as a fist (p 0.05–0.32), and thumb models that read how free the thumb stands (best on the
+photos) read the rendered clips' thumbs folded across the palm as extended.
+
+The gun's confidence floor (``poses.gun_min_confidence``): the same two-fold split of the fit
+part; the floor keeps ``GUN_KEEP`` of the held-out sign-language "2" photos (the gun) that the
+held-out models read as the gun shape, rounded down to 0.01.
+
 Usage::
 
     python scripts/fit_gesture_thresholds.py [--cache cache/handdata_landmarks.npz]
@@ -42,12 +55,14 @@ sys.path.insert(0, str(ROOT))
 from extract_handdata_landmarks import DEFAULT_CACHE, load_cache  # noqa: E402
 
 from mafiavision.vision.fingers import (  # noqa: E402
+    FEATURE_NAMES,
     FINGERS,
     THRESHOLDS_PATH,
     FingerFeatures,
     FingerModel,
     finger_features,
 )
+from mafiavision.vision.gestures import classify_probabilities  # noqa: E402
 
 T, F = True, False
 FINGER_LABELS: dict[tuple[str, str], tuple[bool | None, ...]] = {
@@ -65,13 +80,19 @@ FINGER_LABELS: dict[tuple[str, str], tuple[bool | None, ...]] = {
 }
 L2 = 1e-2
 SELF_LABEL_ROUNDS = 2
+GUN_KEEP = 0.99
+FOLD_BLOCK = 20  # photos per block of the two-fold split (consecutive photos of one class)
 
 
-def finger_labels(source: np.ndarray, label: np.ndarray) -> np.ndarray:
+def finger_labels(
+    source: np.ndarray,
+    label: np.ndarray,
+    table: dict[tuple[str, str], tuple[bool | None, ...]] = FINGER_LABELS,
+) -> np.ndarray:
     """(N, 5) float array: 1 extended, 0 folded, NaN unknown."""
     out = np.full((len(source), 5), np.nan)
     for i, key in enumerate(zip(source, label, strict=True)):
-        states = FINGER_LABELS.get((str(key[0]), str(key[1])))
+        states = table.get((str(key[0]), str(key[1])))
         if states is not None:
             out[i] = [np.nan if s is None else float(s) for s in states]
     return out
@@ -97,10 +118,13 @@ def fit_logistic(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
 
 
 def fit_models(
-    feats: FingerFeatures, source: np.ndarray, label: np.ndarray
+    feats: FingerFeatures,
+    source: np.ndarray,
+    label: np.ndarray,
+    table: dict[tuple[str, str], tuple[bool | None, ...]] = FINGER_LABELS,
 ) -> tuple[FingerModel, np.ndarray]:
     """Fit the five finger models; returns the models and the labels used in the last round."""
-    labels = finger_labels(source, label)
+    labels = finger_labels(source, label, table)
     counted = np.array(
         [s == "epsrc" and lab in "12345" for s, lab in zip(source, label, strict=True)]
     )
@@ -129,6 +153,65 @@ def fit_models(
     return model, labels
 
 
+def world_only(feats: FingerFeatures) -> FingerFeatures:
+    """The world-landmark columns of every finger's features (the models before image-plane
+    features)."""
+    return FingerFeatures(
+        {
+            name: v[
+                ..., [i for i, f in enumerate(FEATURE_NAMES[name]) if not f.startswith("image_")]
+            ]
+            for name, v in feats.by_finger.items()
+        }
+    )
+
+
+def fit_finger_models(
+    feats: FingerFeatures,
+    source: np.ndarray,
+    label: np.ndarray,
+    table: dict[tuple[str, str], tuple[bool | None, ...]] = FINGER_LABELS,
+) -> tuple[FingerModel, np.ndarray]:
+    """The shipped models: the thumb's from the world-only fit, index…pinky from the full one."""
+    previous, previous_labels = fit_models(world_only(feats), source, label, table)
+    model, labels = fit_models(feats, source, label, table)
+    labels[:, 0] = previous_labels[:, 0]
+    parts = (previous.mean, previous.std, previous.weights, previous.bias)
+    combined = [
+        dict(new) | {"thumb": old["thumb"]}
+        for new, old in zip((model.mean, model.std, model.weights, model.bias), parts, strict=True)
+    ]
+    return FingerModel(*combined), labels
+
+
+def two_folds(source: np.ndarray, label: np.ndarray) -> np.ndarray:
+    """Fold (0/1) per photo: blocks of FOLD_BLOCK consecutive photos of each class alternate."""
+    fold = np.zeros(len(source), dtype=int)
+    for key in sorted(set(zip(source, label, strict=True))):
+        rows = np.flatnonzero((source == key[0]) & (label == key[1]))
+        fold[rows] = (np.arange(len(rows)) // FOLD_BLOCK) % 2
+    return fold
+
+
+def fit_gun_floor(feats: FingerFeatures, source: np.ndarray, label: np.ndarray) -> float:
+    """The confidence floor that keeps GUN_KEEP of the held-out guns (two-fold split)."""
+    fold = two_folds(source, label)
+    confidences = []
+    for k in (0, 1):
+        train, held = fold != k, (fold == k) & (source == "sign") & (label == "2")
+
+        def rows(mask: np.ndarray) -> FingerFeatures:
+            return FingerFeatures({name: v[mask] for name, v in feats.by_finger.items()})
+
+        model, _ = fit_finger_models(rows(train), source[train], label[train])
+        for p in model.probabilities(rows(held)):
+            res = classify_probabilities(p, gun_min=0.0)
+            confidences.append(res.confidence if res.pose == "gun" else -1.0)
+    ordered = np.sort(confidences)
+    floor = ordered[int(np.floor((1 - GUN_KEEP) * len(ordered)))]
+    return float(np.floor(100 * floor) / 100)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
@@ -136,9 +219,10 @@ def main() -> None:
     args = parser.parse_args()
     data = load_cache(args.cache)
     use = data["detected"] & (data["part"] == "fit")
-    feats = finger_features(data["world"][use])
-    labels = finger_labels(data["source"][use], data["label"][use])
-    model, labels = fit_models(feats, data["source"][use], data["label"][use])
+    feats = finger_features(data["world"][use], data["landmarks"][use])
+    model, labels = fit_finger_models(feats, data["source"][use], data["label"][use])
+    gun_floor = fit_gun_floor(feats, data["source"][use], data["label"][use])
+    print(f"gun confidence floor {gun_floor:.2f} (keeps {GUN_KEEP:.0%} of held-out guns)")
     counts = {}
     probs = model.probabilities(feats)
     for f, name in enumerate(FINGERS):
@@ -151,15 +235,19 @@ def main() -> None:
         "provenance": {
             "written_by": "scripts/fit_gesture_thresholds.py",
             "date": dt.date.today().isoformat(),
-            "data": "real MediaPipe HandLandmarker (full, IMAGE mode) world landmarks of the FIT "
+            "data": "real MediaPipe HandLandmarker (full, IMAGE mode) world and image landmarks "
+            "of the FIT "
             "part of ../shared/handdata: EPSRC finger counting Set1 (CC BY-SA 4.0) and the "
             "even-indexed students of ardamavi sign-language digits (Apache-2.0); see "
             "scripts/extract_handdata_landmarks.py for the split",
             "photos_used": int(use.sum()),
             "labels_per_finger": counts,
             "self_label_rounds": SELF_LABEL_ROUNDS,
+            "gun_min_confidence": f"keeps {GUN_KEEP:.0%} of the held-out guns of a two-fold "
+            f"split of the fit part (blocks of {FOLD_BLOCK} photos)",
         },
         "fingers": model.to_json(),
+        "poses": {"gun_min_confidence": gun_floor},
     }
     args.out.write_text(json.dumps(out, indent=1) + "\n")
     print(f"wrote {args.out}")

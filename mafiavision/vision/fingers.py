@@ -1,7 +1,18 @@
-"""Per-finger features and extended/folded states from MediaPipe WORLD landmarks (metres).
+"""Per-finger features and extended/folded states from MediaPipe landmarks.
 
-Everything is computed from 3-D joint angles and distances *ratios*, so it does not change when
-the hand is rotated, seen from the palm or the back, or nearer/farther from the camera.
+Two views of the hand feed each finger's model:
+
+* the **world** landmarks (metres, hand-centred): 3-D joint angles and distance ratios, which do
+  not change when the hand turns, shows its palm or its back, or moves;
+* the **image plane** (the normalised image landmarks' x, y): MediaPipe's 2-D points are more
+  faithful than its depth, which on side and back views often bends a finger that is straight
+  in the photo. The features do not change with an in-plane turn, scaling or mirroring, and a
+  straight finger projects to a straight line from any side. The frame's aspect ratio, which
+  the normalised landmarks hide, is recovered per hand from the world landmarks
+  (:func:`square_pixels`). Without image landmarks (the shot detector passes world landmarks
+  only) the world landmarks' x, y stand in: MediaPipe's world axes follow the camera's (on the
+  EPSRC photos the world x, y match the image points up to a median in-plane turn of 1.4° and
+  a median residual of 12 % of the hand's size).
 
 Landmark indices (MediaPipe): 0 wrist; thumb 1 CMC, 2 MCP, 3 IP, 4 tip; index 5–8, middle 9–12,
 ring 13–16, pinky 17–20 (MCP, PIP, DIP, tip).
@@ -12,12 +23,18 @@ Features per finger (index…pinky):
   for a straight finger, 200–260° in a fist;
 * ``reach``: fingertip-to-wrist distance ÷ MCP-to-wrist distance (≈2 straight, ≈1 folded);
   ``tip_over_pip``: the same ÷ PIP-to-wrist (below 1: the tip is folded back past its PIP);
-  ``tip_palm_centre``: tip to the centre of the palm (wrist and four MCPs) ÷ palm size.
+  ``tip_palm_centre``: tip to the centre of the palm (wrist and four MCPs) ÷ palm size;
+* image plane: ``image_straightness`` (MCP-to-tip distance ÷ the length of the three bones: 1
+  for a straight finger), the cosines of the PIP and DIP angles, the tip's coordinates in the
+  palm's own affine frame (origin the wrist, axes to the index and pinky MCPs: ``a + b`` is
+  ≈1 on the knuckle line, ≈2 for an extended finger; ``a − b``), and ``image_progress``: how
+  far the tip lies along the finger's own wrist→MCP direction (÷ that length).
 
-The thumb is where naive rules fail, so it gets its own features: the bends at its MCP and IP,
-its tip's distance from the index, pinky and middle MCPs and from the palm centre (÷ palm size:
-wrist→middle-MCP), how far the tip stands out of the palm plane (÷ palm size), and the angle
-between the thumb (MCP→tip) and the index (MCP→tip).
+The thumb is where naive rules fail, so it gets its own world features: the bends at its MCP
+and IP, its tip's distance from the index, pinky and middle MCPs and from the palm centre
+(÷ palm size: wrist→middle-MCP), how far the tip stands out of the palm plane, and the angle
+between the thumb (MCP→tip) and the index (MCP→tip). It reads no image-plane features (why:
+``scripts/fit_gesture_thresholds.py``).
 
 Each finger's state is a logistic model over its standardised features whose weights were fitted
 on real photos (``scripts/fit_gesture_thresholds.py`` → ``thresholds.json``, with provenance).
@@ -38,6 +55,14 @@ THRESHOLDS_PATH = Path(__file__).with_name("thresholds.json")
 
 _CHAINS = np.arange(1, 21).reshape(5, 4)  # per finger: base, 2nd, 3rd joint, tip
 
+_IMAGE_NAMES = (
+    "image_straightness",
+    "image_cos_pip",
+    "image_cos_dip",
+    "image_palm_a_plus_b",
+    "image_palm_a_minus_b",
+    "image_progress",
+)
 #: Names of the feature columns of :func:`finger_features`, per finger.
 FEATURE_NAMES: dict[str, tuple[str, ...]] = {
     "thumb": (
@@ -51,7 +76,15 @@ FEATURE_NAMES: dict[str, tuple[str, ...]] = {
         "tip_palm_centre",
     ),
     **{
-        name: ("bend_mcp", "bend_pip", "bend_dip", "reach", "tip_over_pip", "tip_palm_centre")
+        name: (
+            "bend_mcp",
+            "bend_pip",
+            "bend_dip",
+            "reach",
+            "tip_over_pip",
+            "tip_palm_centre",
+            *_IMAGE_NAMES,
+        )
         for name in FINGERS[1:]
     },
 }
@@ -104,24 +137,75 @@ class FingerFeatures:
     by_finger: dict[str, np.ndarray]
 
 
-def finger_features(world: np.ndarray) -> FingerFeatures:
-    """The features of :data:`FEATURE_NAMES` for world landmarks of shape (..., 21, 3)."""
+def _image_features(points: np.ndarray) -> np.ndarray:
+    """Image-plane features of (..., 21, 2) points, (..., 4, 6) for index…pinky.
+
+    Points are complex numbers x + iy here: conj(p)·q holds the dot (real) and cross (imaginary)
+    products, a few array operations for a hand (this runs once per hand and frame)."""
+    z = points[..., 0] + 1j * points[..., 1]  # (..., 21)
+    wrist = z[..., :1]
+    u, v = z[..., 5:6] - wrist, z[..., 17:18] - wrist
+    det = (u.conj() * v).imag
+    floor = 0.05 * np.abs(u) * np.abs(v) + 1e-12  # the palm seen edge-on: keep the frame finite
+    det = np.where(np.abs(det) < floor, np.where(det < 0, -floor, floor), det)
+    chains = z[..., _CHAINS[1:]]  # (..., 4, 4): MCP, PIP, DIP, tip
+    bones = np.diff(chains, axis=-1)  # (..., 4, 3)
+    lengths = np.abs(bones)
+    rel = chains[..., 3] - wrist  # (..., 4)
+    a = np.clip((rel.conj() * v).imag / det, -4, 4)
+    b = np.clip((u.conj() * rel).imag / det, -4, 4)
+    meta = chains[..., 0] - wrist
+    turns = (bones[..., :-1].conj() * bones[..., 1:]).real / (
+        lengths[..., :-1] * lengths[..., 1:] + 1e-12
+    )
+    return np.stack(
+        [
+            np.abs(chains[..., 3] - chains[..., 0]) / (lengths.sum(axis=-1) + 1e-12),
+            turns[..., 0],
+            turns[..., 1],
+            a + b,
+            a - b,
+            np.clip((meta.conj() * rel).real / (np.abs(meta) ** 2 + 1e-12), -3, 5),
+        ],
+        axis=-1,
+    )
+
+
+def square_pixels(image: np.ndarray, world: np.ndarray) -> np.ndarray:
+    """Image points (..., 21, 2) with x rescaled so that both axes have the same unit.
+
+    Normalised landmarks divide x by the frame's width and y by its height, so their shapes
+    depend on the frame's aspect ratio, which is not passed along. The world x, y follow the
+    camera's axes in metres: the least-squares scales of image x on world x and of image y on
+    world y give the aspect per hand (on the EPSRC 4:3 photos median 1.29, 5–95 % 1.15–1.44;
+    on the square sign-language photos 0.99, 0.86–1.07), and the features become exactly
+    independent of it."""
+    img = image - image.mean(axis=-2, keepdims=True)
+    wxy = world[..., :2] - world[..., :2].mean(axis=-2, keepdims=True)
+    scale = np.sum(img * wxy, axis=-2) / (np.sum(wxy * wxy, axis=-2) + 1e-18)  # (..., 2)
+    ratio = np.clip(np.abs(scale[..., 1]) / (np.abs(scale[..., 0]) + 1e-18), 0.1, 10.0)
+    return np.stack([image[..., 0] * ratio[..., None], image[..., 1]], axis=-1)
+
+
+def finger_features(world: np.ndarray, landmarks: np.ndarray | None = None) -> FingerFeatures:
+    """The features of :data:`FEATURE_NAMES` for world landmarks of shape (..., 21, 3) and the
+    normalised image landmarks (..., 21, 2 or 3) of the same hands (None: the world x, y)."""
     world = np.asarray(world, dtype=np.float64)
+    if landmarks is None:
+        image = world[..., :2]  # camera-aligned: see the module docstring
+    else:
+        image = square_pixels(np.asarray(landmarks, dtype=np.float64)[..., :2], world)
     bends = joint_bends(world)
     size = palm_size(world)[..., None] + 1e-9
     wrist = world[..., 0, :]
     centre = world[..., [0, 5, 9, 13, 17], :].mean(axis=-2)
-
-    def dist(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return _norm(a - b)[..., None]
-
     tips, pips, mcps = (
         world[..., [8, 12, 16, 20], :],
         world[..., [6, 10, 14, 18], :],
         world[..., [5, 9, 13, 17], :],
     )
     tip_wrist = _norm(tips - wrist[..., None, :])
-    per_finger = np.concatenate(  # (..., 4 fingers, 6 features)
+    per_finger = np.concatenate(  # (..., 4 fingers, 12 features)
         [
             bends[..., 1:, :],
             np.stack(
@@ -132,10 +216,15 @@ def finger_features(world: np.ndarray) -> FingerFeatures:
                 ],
                 axis=-1,
             ),
+            _image_features(image),
         ],
         axis=-1,
     )
     out: dict[str, np.ndarray] = {name: per_finger[..., f, :] for f, name in enumerate(FINGERS[1:])}
+
+    def dist(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return _norm(a - b)[..., None]
+
     tip = world[..., 4, :]
     normal = _cross(world[..., 5, :] - wrist, world[..., 17, :] - wrist)
     normal /= _norm(normal)[..., None] + 1e-9
@@ -214,6 +303,9 @@ def default_model() -> FingerModel:
     return FingerModel.from_json(fitted_thresholds()["fingers"])  # type: ignore[arg-type]
 
 
-def finger_probabilities(world: np.ndarray, model: FingerModel | None = None) -> np.ndarray:
-    """p(extended) per finger, shape (..., 5), order :data:`FINGERS`."""
-    return (model or default_model()).probabilities(finger_features(world))
+def finger_probabilities(
+    world: np.ndarray, landmarks: np.ndarray | None = None, model: FingerModel | None = None
+) -> np.ndarray:
+    """p(extended) per finger, shape (..., 5), order :data:`FINGERS`; ``landmarks``: the
+    normalised image landmarks of the same hands (None: the world x, y stand in)."""
+    return (model or default_model()).probabilities(finger_features(world, landmarks))

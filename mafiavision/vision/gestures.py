@@ -1,8 +1,9 @@
 """Static hand poses (finger gun, counts 0–5, open, fist, other) and values of one or two hands.
 
 * **gun**: index and middle extended, ring and pinky folded, the thumb free (folded as in a "V",
-  or up like a pistol's hammer). Two-finger shapes that are not the gun — index+pinky,
-  thumb+pinky, thumb+index — are not guns.
+  or up like a pistol's hammer), with those four fingers read surely (the fitted
+  ``gun_min_confidence``; a less sure gun shape reads as its count). Two-finger shapes that are
+  not the gun — index+pinky, thumb+pinky, thumb+index — are not guns.
 * **fist**: nothing extended (count 0); **open**: all five (count 5).
 * **count**: a shape the club convention accepts as a number (by default 1 = index or thumb,
   2 = index+middle or thumb+index, 3 = index+middle+ring or thumb+index+middle, 4 = four fingers).
@@ -24,7 +25,12 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from mafiavision.errors import InputError, MissingInputError
-from mafiavision.vision.fingers import FINGERS, FingerModel, finger_probabilities
+from mafiavision.vision.fingers import (
+    FINGERS,
+    FingerModel,
+    finger_probabilities,
+    fitted_thresholds,
+)
 
 Pose = Literal["gun", "open", "fist", "count", "other"]
 FingerName = Literal["thumb", "index", "middle", "ring", "pinky"]
@@ -151,21 +157,37 @@ def pose_from_fingers(
     return "count" if convention.hand_value(fingers) is not None else "other"
 
 
+def gun_min_confidence() -> float:
+    """The confidence a gun shape needs to read as the gun (fitted: thresholds.json)."""
+    return float(fitted_thresholds()["poses"]["gun_min_confidence"])  # type: ignore[index]
+
+
 def classify_probabilities(
-    probabilities: np.ndarray, convention: ClubConvention = DEFAULT_CONVENTION
+    probabilities: np.ndarray,
+    convention: ClubConvention = DEFAULT_CONVENTION,
+    gun_min: float | None = None,
 ) -> PoseResult:
-    """PoseResult from p(extended) per finger (order :data:`FINGERS`)."""
+    """PoseResult from p(extended) per finger (order :data:`FINGERS`).
+
+    The gun is the pose a wrong reading costs most (a shot needs it), so the gun shape reads as
+    the gun only when the four fingers that make it are sure: the smallest |2p − 1| of index…
+    pinky ≥ ``gun_min`` (default :func:`gun_min_confidence`); a less sure gun shape reads as the
+    count it shows. (With ``gun_thumb="folded"`` the thumb only has to be folded.)
+    """
     p = np.asarray(probabilities, dtype=np.float64)
     fingers = {name: bool(p[i] > 0.5) for i, name in enumerate(FINGERS)}
     pose = pose_from_fingers(fingers, convention)
     margin = np.abs(2.0 * p - 1.0)
+    sure = float(margin[1:].min())
+    if pose == "gun" and sure < (gun_min_confidence() if gun_min is None else gun_min):
+        pose = "count" if convention.hand_value(fingers) is not None else "other"
     free_thumb = pose == "gun" and convention.gun_thumb == "free"
-    deciding = margin[1:] if free_thumb else margin
+    confidence = sure if free_thumb else float(margin.min())
     return PoseResult(
         pose=pose,
         count=int(sum(fingers.values())),
         fingers=fingers,
-        confidence=float(deciding.min()),
+        confidence=confidence,
         probabilities=tuple(float(x) for x in p),
     )
 
@@ -177,12 +199,12 @@ def classify_hand(
     model: FingerModel | None = None,
     convention: ClubConvention = DEFAULT_CONVENTION,
 ) -> PoseResult:
-    """Pose of one hand from its (21, 3) world landmarks (metres).
-
-    ``landmarks`` (normalised image coordinates) are accepted for the documented interface but the
-    decision uses the world landmarks only: joint angles are view-independent there.
-    """
+    """Pose of one hand from its (21, 3) world landmarks (metres) and its (21, 3) normalised image
+    landmarks (None: the world x, y stand in for the image plane; see
+    :mod:`mafiavision.vision.fingers`)."""
     world = np.asarray(world, dtype=np.float64)
     if world.shape != (21, 3):
         raise ValueError(f"world landmarks must have shape (21, 3), got {world.shape}")
-    return classify_probabilities(finger_probabilities(world, model), convention)
+    if landmarks is not None and np.shape(landmarks)[0] != 21:
+        raise ValueError(f"image landmarks must have 21 points, got {np.shape(landmarks)}")
+    return classify_probabilities(finger_probabilities(world, landmarks, model), convention)

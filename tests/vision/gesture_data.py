@@ -23,10 +23,18 @@ PHOTO_CLASSES = [("epsrc", str(n)) for n in (1, 2, 4, 5)] + [("sign", str(n)) fo
 PER_CLASS = 4
 
 
+def _testdata(handdata: Path, name: str) -> dict[str, object]:
+    return json.loads((handdata / TESTDATA / name / f"{name}_landmarks.json").read_text())
+
+
 def mediapipe_world(handdata: Path, name: str) -> np.ndarray:
     """World landmarks (21, 3) of MediaPipe's expected output for its real test photo ``name``."""
-    data = json.loads((handdata / TESTDATA / name / f"{name}_landmarks.json").read_text())
-    return np.asarray(data["world_landmarks_m_xyz"], dtype=np.float64)
+    return np.asarray(_testdata(handdata, name)["world_landmarks_m_xyz"], dtype=np.float64)
+
+
+def mediapipe_image(handdata: Path, name: str) -> np.ndarray:
+    """Normalised image landmarks (21, 3) of the same expected output."""
+    return np.asarray(_testdata(handdata, name)["landmarks_normalized_xyz"], dtype=np.float64)
 
 
 def _eval_photos(handdata: Path) -> list[tuple[str, str, Path]]:

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from mafiavision.vision.gestures import classify_hand
 from mafiavision.vision.landmark_sequences import (
     NEGATIVE_KINDS,
     Observation,
@@ -105,6 +106,56 @@ def test_only_the_gun_shoots(
     frames = build(spec, hands[pose], hands["fist"], np.random.default_rng(4))
     events = run(frames, ShotDetector(4, ShotConfig(require_gun=require_gun)))
     assert len(events) == shots, events
+
+
+@dataclass(frozen=True)
+class _WithImage:
+    seat: int
+    t: float
+    world: np.ndarray
+    landmarks: np.ndarray
+
+
+@pytest.fixture(scope="module")
+def photo_hands(handdata: Path) -> dict[tuple[str, str], list]:
+    out: dict[tuple[str, str], list] = {}
+    for source, label, _, h in real_photo_hands(handdata):
+        if h is not None:
+            out.setdefault((source, label), []).append(h)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("photos", "shots"),
+    [
+        (("epsrc", "2"), 1),  # one person's V, palm and back of the hand: the gun
+        (("sign", "2"), 1),
+        (("epsrc", "5"), 0),  # open hands folding index + middle: not the gun
+        (("sign", "5"), 0),
+    ],
+)
+def test_the_gun_check_reads_the_image_landmarks(
+    photo_hands: dict[tuple[str, str], list], hands: dict[str, np.ndarray],
+    photos: tuple[str, str], shots: int,
+) -> None:
+    """With the image landmarks of real held-out photos (as the tracker gives them), real Vs
+    shoot and real open hands do not (``ShotConfig.open_floor``). A "2" shown another way
+    (EPSRC's index + pinky) is not a V: only the photos read as the gun are fed."""
+    spec = SequenceSpec(
+        5.0, index=lambda t: 0.8 * bump(t, 2.5, 0.4), middle=lambda t: 0.8 * bump(t, 2.5, 0.4)
+    )
+    chosen = [
+        h for h in photo_hands[photos]
+        if not shots or classify_hand(h.world, h.landmarks).pose == "gun"
+    ]
+    assert len(chosen) >= 3
+    for hand in chosen:
+        world = hand.world.astype(np.float64)
+        frames = [
+            (t, None if o is None else _WithImage(o.seat, o.t, o.world, hand.landmarks))
+            for t, o in build(spec, world, hands["fist"], np.random.default_rng(4))
+        ]
+        assert len(run(frames)) == shots, hand
 
 
 @pytest.mark.parametrize(

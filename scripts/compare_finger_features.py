@@ -1,0 +1,258 @@
+"""Compare finger-state feature sets on the real hand photos: fit-part criteria, then the eval part.
+
+Reproduces the model choice of docs/accuracy.md § Gestures. Each variant is fitted as
+``scripts/fit_gesture_thresholds.py`` fits the models (labels, self-labelling of the EPSRC
+counts, one logistic model per finger); the gun's confidence floor is left out (0) so that the
+variants compare on the finger states alone. Variants:
+
+* ``world``: the models before image-plane features (up to commit 3a05293): every finger reads
+  only the world columns of :data:`mafiavision.vision.fingers.FEATURE_NAMES`;
+* ``shipped``: index…pinky read world and image-plane features; the thumb keeps the world-only
+  model (``fit_finger_models``);
+* ``relabelled``: the same features, but the thumb fitted with the labels the new index…pinky
+  models give the EPSRC photos (one ``fit_models`` call);
+* ``image-thumb``: the thumb also reads its own image-plane features (straightness from its
+  MCP, the cosines of its MCP and IP angles, the tip's palm-frame coordinates, its progress
+  along its metacarpal; on square pixels);
+* ``free``: the thumb decided only by whether it stands free of the hand: its tip's distance
+  from the nearest bone of the other fingers and from the palm centre, in 3-D and in the image
+  plane;
+* suffix ``+zero``: the sign-language "0" ("O": the fingertips on the thumb) labelled as five
+  folded fingers.
+
+Model choice uses the FIT part only: the two-fold split of the fit script (blocks of 20
+consecutive photos per class; neighbouring EPSRC frames share a block, so it flatters), and a
+cross-domain check: models fitted on the even sign-language students alone reading EPSRC Set1,
+the fit part's stand-in for a new session. Two guards every shipped model must pass are printed
+too: MediaPipe's real test hands (victory, fist, pointing_up, thumb_up) and, when the recorded
+landmarks of ``scripts/eval_sample_gestures.py`` are in ``cache/sample_landmarks``, the
+numbers of the rendered sample clips (the most common per-frame sum of the seat's hands while
+the number is shown). ``--eval`` also reads the eval part (EPSRC Set2, odd students);
+``--errors`` lists the eval part's EPSRC misreads per photo.
+
+Usage::
+
+    python scripts/compare_finger_features.py [--variants world,shipped] [--eval] [--errors]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from extract_handdata_landmarks import DEFAULT_CACHE, DEFAULT_HANDDATA, load_cache  # noqa: E402
+from fit_gesture_thresholds import (  # noqa: E402
+    FINGER_LABELS,
+    fit_finger_models,
+    fit_models,
+    two_folds,
+    world_only,
+)
+
+from mafiavision.vision.fingers import (  # noqa: E402
+    FingerFeatures,
+    FingerModel,
+    finger_features,
+    square_pixels,
+)
+from mafiavision.vision.gestures import classify_probabilities  # noqa: E402
+
+TESTDATA = "mediapipe_testdata_landmarks"
+GUN_NOT_NEGATIVE = {("sign", "2"), ("epsrc", "2"), ("sign", "3"), ("epsrc", "3")}
+
+
+def _norm(a: np.ndarray) -> np.ndarray:
+    return np.sqrt(np.sum(a * a, axis=-1))
+
+
+def _cos(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.sum(a * b, axis=-1) / (_norm(a) * _norm(b) + 1e-12)
+
+
+def nearest_finger(points: np.ndarray) -> np.ndarray:
+    """Distance from the thumb tip to the nearest bone (MCP→PIP→DIP→tip) of the other fingers."""
+    tip = points[:, None, 4]
+    starts = points[:, [5, 6, 7, 9, 10, 11, 13, 14, 15, 17, 18, 19]]
+    bones = points[:, [6, 7, 8, 10, 11, 12, 14, 15, 16, 18, 19, 20]] - starts
+    t = np.clip(np.sum((tip - starts) * bones, -1) / (np.sum(bones * bones, -1) + 1e-12), 0, 1)
+    return _norm(tip - (starts + t[..., None] * bones)).min(axis=-1)
+
+
+def free_thumb_features(world: np.ndarray, image: np.ndarray) -> np.ndarray:
+    """The ``free`` variant's thumb: (n, 4) distances of its tip from the nearest other finger
+    and from the palm centre, in 3-D and in the image plane (÷ wrist→middle MCP there)."""
+    out = []
+    for points in (world, image):
+        size = _norm(points[:, 9] - points[:, 0])
+        centre = points[:, [0, 5, 9, 13, 17]].mean(axis=1)
+        out += [nearest_finger(points) / size, _norm(points[:, 4] - centre) / size]
+    return np.stack(out, axis=-1)
+
+
+def thumb_image_features(points: np.ndarray) -> np.ndarray:
+    """The ``image-thumb`` variant's thumb features of square-pixel points (n, 21, 2): (n, 6)."""
+    wrist = points[:, 0]
+    u, v = points[:, 5] - wrist, points[:, 17] - wrist
+    det = u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]
+    floor = 0.05 * _norm(u) * _norm(v) + 1e-12
+    det = np.where(np.abs(det) < floor, np.where(det < 0, -floor, floor), det)
+    chain = points[:, 1:5]  # CMC, MCP, IP, tip
+    bones = np.diff(chain, axis=1)
+    r, meta = chain[:, 3] - wrist, chain[:, 1] - wrist
+    a = np.clip((r[:, 0] * v[:, 1] - r[:, 1] * v[:, 0]) / det, -4, 4)
+    b = np.clip((u[:, 0] * r[:, 1] - u[:, 1] * r[:, 0]) / det, -4, 4)
+    return np.stack(
+        [
+            _norm(chain[:, 3] - chain[:, 1]) / (_norm(bones[:, 1:]).sum(-1) + 1e-12),
+            _cos(bones[:, 0], bones[:, 1]),
+            _cos(bones[:, 1], bones[:, 2]),
+            a + b,
+            a - b,
+            np.clip(np.sum(r * meta, -1) / (np.sum(meta * meta, -1) + 1e-12), -3, 5),
+        ],
+        axis=-1,
+    )
+
+
+def features(data: dict[str, np.ndarray], rows: np.ndarray, variant: str) -> FingerFeatures:
+    world = data["world"][rows].astype(np.float64)
+    shipped = finger_features(world, data["landmarks"][rows])
+    if variant.startswith(("shipped", "relabelled")):
+        return shipped
+    if variant.startswith("world"):
+        return world_only(shipped)
+    image = square_pixels(data["landmarks"][rows][..., :2], world)
+    if variant.startswith("image-thumb"):
+        thumb = np.hstack([shipped.by_finger["thumb"], thumb_image_features(image)])
+    else:
+        thumb = free_thumb_features(world, image)
+    return FingerFeatures(shipped.by_finger | {"thumb": thumb})
+
+
+def fit(data: dict[str, np.ndarray], rows: np.ndarray, variant: str) -> FingerModel:
+    table = dict(FINGER_LABELS)
+    if variant.endswith("+zero"):
+        table[("sign", "0")] = (False,) * 5
+    fitter = fit_finger_models if variant.startswith("shipped") else fit_models
+    model, _ = fitter(
+        features(data, rows, variant), data["source"][rows], data["label"][rows], table
+    )
+    return model
+
+
+def guards(model: FingerModel, variant: str, handdata: Path, clips: Path) -> list[str]:
+    """MediaPipe's test hands and the rendered clips' numbers, read by ``model``."""
+    names = ("victory", "fist", "pointing_up", "thumb_up")
+    expected = ((0, 1, 1, 0, 0), (0, 0, 0, 0, 0), (0, 1, 0, 0, 0), (1, 0, 0, 0, 0))
+    hands = [
+        json.loads((handdata / TESTDATA / n / f"{n}_landmarks.json").read_text()) for n in names
+    ]
+    test = {
+        "world": np.array([h["world_landmarks_m_xyz"] for h in hands]),
+        "landmarks": np.array([h["landmarks_normalized_xyz"] for h in hands]),
+    }
+    p = model.probabilities(features(test, np.arange(4), variant))
+    wrong = [n for n, pp, e in zip(names, p, expected, strict=True) if tuple(pp > 0.5) != e]
+    lines = [f"MediaPipe test hands: thumb_up p(thumb) {p[3, 0]:.2f}; wrong: {wrong or 'none'}"]
+    for cache in sorted(clips.glob("*.full.npz")):
+        name = cache.name.removesuffix(".full.npz")
+        truth = json.loads((ROOT / "sample_videos" / f"{name}.truth.json").read_text())
+        shown = [g for g in truth["gestures"] if g["kind"] in ("number", "order")]
+        if not shown:
+            continue
+        with np.load(cache) as rec:
+            clip = {key: rec[key] for key in ("seat", "t", "held", "world", "landmarks")}
+        counts = model.probabilities(features(clip, np.arange(len(clip["t"])), variant)) > 0.5
+        for g in shown:
+            rows = np.flatnonzero(
+                (clip["seat"] == g["seat"])
+                & ~clip["held"]
+                & (clip["t"] >= g["start"] + 0.5)
+                & (clip["t"] <= g["end"] - 0.5)
+            )
+            sums: dict[float, int] = {}
+            for i in rows:
+                sums[float(clip["t"][i])] = sums.get(float(clip["t"][i]), 0) + counts[i].sum()
+            values = list(sums.values())
+            read = max(set(values), key=values.count) if values else None
+            lines.append(f"{name} seat {g['seat']}: shows {g['value']}, read {read}")
+    return lines
+
+
+def score(data: dict[str, np.ndarray], model: FingerModel, rows: np.ndarray, variant: str) -> str:
+    probs = model.probabilities(features(data, rows, variant))
+    ok: dict[str, list[bool]] = {"epsrc": [], "sign": []}
+    tp = fp = fn = 0
+    for i, p in zip(rows, probs, strict=True):
+        res = classify_probabilities(p, gun_min=0.0)
+        key = (str(data["source"][i]), str(data["label"][i]))
+        if key[1] in "12345" and len(key[1]) == 1:
+            ok[key[0]].append(res.count == int(key[1]))
+        if key == ("sign", "2"):
+            tp, fn = tp + (res.pose == "gun"), fn + (res.pose != "gun")
+        elif key not in GUN_NOT_NEGATIVE:
+            fp += res.pose == "gun"
+
+    def pct(values: list[bool]) -> str:
+        return f"{100 * np.mean(values):5.1f} % ({sum(values)}/{len(values)})" if values else "–"
+
+    gun = f"gun TP {tp} FP {fp} FN {fn}" if tp + fn else f"gun FP {fp}"
+    return f"EPSRC 1–5 {pct(ok['epsrc'])}, sign 1–5 {pct(ok['sign'])}, {gun}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    parser.add_argument("--handdata", type=Path, default=DEFAULT_HANDDATA)
+    parser.add_argument("--clips", type=Path, default=ROOT / "cache" / "sample_landmarks")
+    parser.add_argument(
+        "--variants",
+        default="world,shipped,relabelled,image-thumb,free,"
+        "world+zero,shipped+zero,relabelled+zero,image-thumb+zero,free+zero",
+    )
+    parser.add_argument("--eval", action="store_true", help="also read the eval part once")
+    parser.add_argument("--errors", action="store_true", help="list eval EPSRC misreads")
+    args = parser.parse_args()
+    data = load_cache(args.cache)
+    det = data["detected"]
+    fit_part, eval_part = det & (data["part"] == "fit"), det & (data["part"] == "eval")
+    sign, epsrc = data["source"] == "sign", data["source"] == "epsrc"
+    block = np.full(len(det), -1)
+    block[fit_part] = two_folds(data["source"][fit_part], data["label"][fit_part])
+    print(f"data: {args.cache} (real MediaPipe full-model landmarks of ../shared/handdata)")
+    for variant in args.variants.split(","):
+        print(f"\n== {variant}")
+        for k in (0, 1):
+            model = fit(data, np.flatnonzero(fit_part & (block != k)), variant)
+            held = np.flatnonzero(fit_part & (block == k))
+            print(f"  fit part, fold {k}: {score(data, model, held, variant)}")
+        model = fit(data, np.flatnonzero(fit_part & sign), variant)
+        print(
+            f"  fit on sign (even) → EPSRC Set1: "
+            f"{score(data, model, np.flatnonzero(fit_part & epsrc), variant)}"
+        )
+        model = fit(data, np.flatnonzero(fit_part), variant)
+        for line in guards(model, variant, args.handdata, args.clips):
+            print(f"  guard: {line}")
+        if not (args.eval or args.errors):
+            continue
+        rows = np.flatnonzero(eval_part)
+        print(f"  EVAL part: {score(data, model, rows, variant)}")
+        if args.errors:
+            rows = np.flatnonzero(eval_part & epsrc & (data["label"] != "none"))
+            for i, p in zip(rows, model.probabilities(features(data, rows, variant)), strict=True):
+                res = classify_probabilities(p, gun_min=0.0)
+                if res.count != int(data["label"][i]):
+                    probs = " ".join(f"{x:.2f}" for x in p)
+                    print(f"    {data['path'][i]}: read {res.count} ({res.pose}); p {probs}")
+
+
+if __name__ == "__main__":
+    main()
