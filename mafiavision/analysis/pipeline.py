@@ -111,12 +111,16 @@ def _seen_share(series: SeatSeries, start: float, end: float) -> float:
 
 
 def _judge(index: int, span: HuntSpan, result: ScanResult, speech: list | None,
-           called: list[int]) -> HuntRecord:
+           called: list[int], smallest_group: int) -> HuntRecord:
+    """The verdict of one hunt. Its members are the seats holding the gun pose and the seats that
+    fired inside it (a back-of-hand gun can be missed by the pose reader while its squeeze is
+    found); fewer members than the smallest bandit group is a question, never a silent hit."""
     from mafiavision.night.arbiter import HuntInput, judge_hunt
 
     start, end = span.start - HUNT_PAD, span.end + HUNT_PAD
     shots = [s for s in result.shots if start <= s.t <= end]
-    members = span.members or tuple(sorted({s.seat for s in shots}))
+    members = tuple(sorted(set(span.members)
+                           | {s.seat for s in shots if span.start <= s.t <= span.end}))
     windows, between_gap, ends = count_windows(speech, start, end, called)
     verdict = judge_hunt(HuntInput(
         group=f"seats {', '.join(map(str, members))}",
@@ -146,7 +150,10 @@ def _judge(index: int, span: HuntSpan, result: ScanResult, speech: list | None,
                 seat=f.seat, kind=f.observation.value, target=f.target,
                 reason=f.reason, confidence=f.confidence, seen=min(1.0, f.seen),
                 shot_times=[s.t for s in f.shots]) for f in verdict.findings],
-            questions=list(verdict.questions),
+            questions=list(verdict.questions) + (
+                [f"only {len(members)} hunters found (seats {', '.join(map(str, members))}), "
+                 f"the smallest bandit group has {smallest_group}: is a hunter missing?"]
+                if len(members) < smallest_group else []),
             confidence=verdict.confidence,
             spread_ms=round(spread, 1) if spread is not None else None,
             evidence_times=evidence,
@@ -252,13 +259,15 @@ def analyze(recording: Path, table_path: Path, rules: str, out: Path,
     if live is None and not ruleset.calls_dead_seats and hunt_spans:
         warnings.append(f"{ruleset.name}: the moderator calls only the living seats; without a "
                         f"live record (--record) each count is aligned to all {n_seats} seats")
+    smallest_group = min(t.size for t in ruleset.teams if t.bandit)
     hunts = []
     for k, span in enumerate(hunt_spans):
         if not span.members and not any(span.start <= s.t <= span.end for s in result.shots):
             warnings.append(f"hunt at {span.start:.1f}–{span.end:.1f} s: no gun pose and no "
                             "shot found there, so no verdict")
             continue
-        hunts.append(_judge(len(hunts) + 1, span, result, speech, called_in.get(k, called)))
+        hunts.append(_judge(len(hunts) + 1, span, result, speech, called_in.get(k, called),
+                            smallest_group))
     checks = [_check(i, span, numbers, called) for i, span in enumerate(check_spans, 1)]
     orders = [_orders(i, span, n_orders, called) for i, span in enumerate(orders_spans, 1)]
     disagreements = None
