@@ -5,9 +5,9 @@ Builds (in a temporary folder, with PyAV) a 720p30 H.264 + AAC recording of ``--
 from the sample clips that share the first clip's table layout (one camera view for the whole
 game; a clip is used again when there are fewer): before each night ``--day`` seconds of "day" —
 the clip's first frame, no hand raised, with sensor noise, and silence — then the clip itself
-scaled to 1280×720. Runs the analysis on it and prints seconds of video per second of wall time
-(× real time) and of CPU time, the hunts found against the clips' ground truth, the data and the
-machine.
+scaled to 1280×720 and resampled to 30 fps by time (its picture and sound stay together). Runs
+the analysis on it and prints seconds of video per second of wall time (× real time) and of CPU
+time, the hunts found against the clips' ground truth, the data and the machine.
 
     python scripts/bench_analyze.py [--clips 'sample_videos/*.mp4'] [--day 60] [--nights 4]
 """
@@ -20,6 +20,7 @@ import json
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 
@@ -34,10 +35,25 @@ from mafiavision.machine import describe_machine  # noqa: E402
 WIDTH, HEIGHT, FPS, RATE = 1280, 720, 30, 48000
 
 
-def _clip_frames(path: Path):
+def _clip_frames(path: Path) -> Iterator[np.ndarray]:
+    """The clip's frames at the game's rate, scaled to its size: at each instant k / FPS of the
+    clip, the last frame shown by then (a 25 fps clip gets a repeated frame every fifth frame;
+    writing its frames one per 1/30 s instead would run its picture 20 % ahead of its sound)."""
     with av.open(str(path)) as c:
-        for f in c.decode(video=0):
-            yield f.to_ndarray(format="rgb24", width=WIDTH, height=HEIGHT)
+        stream = c.streams.video[0]
+        shown, k, t = None, 0, 0.0
+        for f in c.decode(stream):
+            t = float(f.time)
+            while shown is not None and k / FPS < t - 1e-6:
+                yield shown
+                k += 1
+            shown = f.to_ndarray(format="rgb24", width=WIDTH, height=HEIGHT)
+        if shown is None:
+            return
+        end = t + 1.0 / float(stream.average_rate or stream.guessed_rate or FPS)
+        while k / FPS < end - 1e-6:
+            yield shown
+            k += 1
 
 
 def _clip_audio(path: Path) -> np.ndarray:
@@ -51,7 +67,9 @@ def _clip_audio(path: Path) -> np.ndarray:
 
 
 def build_game(clips: list[Path], day: float, out: Path) -> tuple[float, list[tuple[Path, float]]]:
-    """Write the long game; returns its duration and where each clip starts in it."""
+    """Write the long game; returns its duration and where each clip starts in it. Every clip
+    keeps its own timing: its picture is resampled to FPS and its sound cut or padded to the same
+    length, so the clip's instant x is the game's instant start + x in picture and sound."""
     rng = np.random.default_rng(0)
     container = av.open(str(out), "w")
     video = container.add_stream("libx264", rate=FPS)
@@ -76,15 +94,16 @@ def build_game(clips: list[Path], day: float, out: Path) -> tuple[float, list[tu
         for _ in range(round(day * FPS)):
             noise = rng.integers(-3, 4, first.shape, dtype=np.int16)
             put(np.clip(first.astype(np.int16) + noise, 0, 255).astype(np.uint8))
-        samples.append(np.zeros(round(day * RATE), np.float32))
+        samples.append(np.zeros(round(day * FPS) * RATE // FPS, np.float32))
         t0 = n_frames / FPS
         starts.append((clip, t0))
         count = 0
         for image in _clip_frames(clip):
             put(image)
             count += 1
-        sound = _clip_audio(clip)[: round(count / FPS * RATE)]
-        samples.append(np.pad(sound, (0, round(count / FPS * RATE) - sound.size)))
+        length = count * RATE // FPS
+        sound = _clip_audio(clip)[:length]
+        samples.append(np.pad(sound, (0, length - sound.size)))
     for packet in video.encode():
         container.mux(packet)
     pcm = np.concatenate(samples)

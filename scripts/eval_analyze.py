@@ -4,9 +4,10 @@
 Runs the analysis of every ``sample_videos/*.mp4`` that has a ``.truth.json`` (through
 ``analyze-batch`` on a local Dask cluster) and prints, per clip and in total: hunts found with
 the right members, hunt verdicts equal to the truth (outcome, target and every member's
-observation), checks equal to the truth (leader and number), shot recall and precision (same seat,
-deepest point within ±0.25 s) and the onset error of the number windows (against the nearest
-spoken word of the same number).
+observation), checks equal to the truth (leader and number), the Don's orders equal to the truth,
+shot recall and precision (same seat, deepest point within ±0.25 s) and the onset error of the
+number windows (against the nearest spoken word of the same number). With ``--keep`` a second run
+reuses the analyses already there (the batch skips finished games).
 
     python scripts/eval_analyze.py [--clips 'sample_videos/*.mp4'] [--workers 2] [--keep DIR]
 """
@@ -45,6 +46,8 @@ def compare(events, truth: dict) -> dict[str, float]:
             for h in events.hunts)
     checks = sum(any((c.seat, c.value) == (w["by"], w["shown"]) for c in events.checks)
                  for w in truth["checks"])
+    orders = sum(any((o.seat, o.orders) == (w["by"], w["values"]) for o in events.orders)
+                 for w in truth["orders"])
     real = [(g["seat"], g["peak"]) for g in truth["gestures"] if g["kind"] == "shot"]
     found = [(s.seat, s.t) for h in events.hunts for s in h.shots]
     hit = sum(any(s == seat and abs(t - peak) <= SHOT_TOLERANCE for s, t in found)
@@ -58,7 +61,9 @@ def compare(events, truth: dict) -> dict[str, float]:
         "hunts": len(want_hunts), "hunts_found": members, "extra_hunts":
         max(0, len(events.hunts) - len(want_hunts)), "verdicts": verdicts,
         "checks": len(truth["checks"]), "checks_right": checks, "extra_checks":
-        max(0, len(events.checks) - len(truth["checks"])), "shots": len(real),
+        max(0, len(events.checks) - len(truth["checks"])), "orders": len(truth["orders"]),
+        "orders_right": orders, "extra_orders": max(0, len(events.orders) - len(truth["orders"])),
+        "shots": len(real),
         "shots_found": hit, "found": len(found), "true_found": true_found,
         "window_errors": errors,
     }
@@ -90,7 +95,7 @@ def main() -> int:
                                                       workers=args.workers, progress=False)})
         totals: dict[str, float] = {}
         errors: list[float] = []
-        print(f"{'clip':32} hunts  verdicts checks  shots(recall) shots(precision)")
+        print(f"{'clip':32} hunts  verdicts checks orders shots(recall) shots(precision)")
         for clip in clips:
             row = rows[clip.stem]
             if row.status == "failed":
@@ -103,12 +108,13 @@ def main() -> int:
                 totals[k] = totals.get(k, 0) + v
             print(f"{clip.stem:32} {c['hunts_found']}/{c['hunts']}+{c['extra_hunts']}  "
                   f"{c['verdicts']}/{c['hunts']}      {c['checks_right']}/{c['checks']}"
-                  f"+{c['extra_checks']}   {c['shots_found']}/{c['shots']}"
-                  f"           {c['true_found']}/{c['found']}")
+                  f"+{c['extra_checks']}  {c['orders_right']}/{c['orders']}+{c['extra_orders']}"
+                  f"  {c['shots_found']}/{c['shots']}           {c['true_found']}/{c['found']}")
     t = totals
     print(f"total: hunts found {t['hunts_found']:.0f}/{t['hunts']:.0f} (+{t['extra_hunts']:.0f} "
           f"extra), verdicts equal to the truth {t['verdicts']:.0f}/{t['hunts']:.0f}, checks "
-          f"{t['checks_right']:.0f}/{t['checks']:.0f} (+{t['extra_checks']:.0f} extra), shot "
+          f"{t['checks_right']:.0f}/{t['checks']:.0f} (+{t['extra_checks']:.0f} extra), orders "
+          f"{t['orders_right']:.0f}/{t['orders']:.0f} (+{t['extra_orders']:.0f} extra), shot "
           f"recall {t['shots_found']:.0f}/{t['shots']:.0f}, precision "
           f"{t['true_found']:.0f}/{t['found']:.0f}")
     if errors:

@@ -147,6 +147,22 @@ class CheckRecord(_Model):
     evidence_times: list[float] = Field(default_factory=list)
 
 
+class OrdersRecord(_Model):
+    """The Don's night-zero orders: the seats to shoot on the next nights, shown twice."""
+
+    index: int = Field(ge=1)
+    start: float
+    end: float
+    origin: Origin
+    seat: int = Field(ge=1, description="the seat showing the orders")
+    orders: list[int] | None = Field(
+        description="the orders read (both passes agree), or null when they cannot be read")
+    passes: list[list[int]] = Field(description="the numbers of the first and second pass")
+    confidence: float = Field(ge=0, le=1)
+    doubts: list[str] = Field(description="non-empty means the reading needs the moderator")
+    evidence_times: list[float] = Field(default_factory=list)
+
+
 class Disagreement(_Model):
     """A place where the analysis and the live game record say different things."""
 
@@ -170,6 +186,8 @@ class Events(_Model):
     )
     hunts: list[HuntRecord]
     checks: list[CheckRecord]
+    orders: list[OrdersRecord] = Field(
+        default_factory=list, description="the Don's night-zero orders (rule sets with orders)")
     shots: list[ShotRecord] = Field(description="every shot found, inside hunts or not")
     numbers: list[NumberRecord] = Field(description="every number shown, inside checks or not")
     disagreements: list[Disagreement] | None = Field(

@@ -11,6 +11,11 @@ confidence grows with the share of the hunt's seats the segments cover.
 
 A **check** is a leader showing a seat number: the numbers read at one seat, outside any hunt,
 closer than ``gap`` seconds to each other, form one check; its value is the number held longest.
+The Don's night-zero **orders** (rule sets whose group shows ``orders`` numbers at its meeting)
+are one seat showing numbers one after the other, twice: a show is one value held (readings
+shorter than ``flicker`` dropped, readings of one value less than ``gap`` apart joined); at least
+``orders`` shows of one seat, each less than ``orders_gap`` seconds after the previous one, are
+orders, not checks.
 
 Hunts and checks can also be given by hand (:func:`parse_spans`); their members or leader are
 then read from the same samples.
@@ -35,6 +40,8 @@ class FinderConfig:
     rejoin: float = 5.0
     member_share: float = 0.5
     min_words: int = 3
+    orders_gap: float = 4.0
+    flicker: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -53,6 +60,15 @@ class CheckSpan:
     seat: int
     value: int | None
     confidence: float
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class OrdersSpan:
+    start: float
+    end: float
+    seat: int
+    shown: tuple[NumberRecord, ...]  # one per number shown, in order (its value held longest)
     origin: Origin
 
 
@@ -173,15 +189,72 @@ def _check_from(run: Sequence[NumberRecord], origin: Origin) -> CheckSpan:
                      round(confidence, 3), origin)
 
 
+def _outside(numbers: Sequence[NumberRecord], hunts: Sequence[HuntSpan]) -> list[NumberRecord]:
+    return [n for n in numbers if not any(n.start < h.end and n.end > h.start for h in hunts)]
+
+
+def _shows(numbers: Sequence[NumberRecord], gap: float, flicker: float
+           ) -> list[NumberRecord]:
+    """One seat's numbers as shows: readings shorter than ``flicker`` are dropped (a hand
+    changing shape), then readings of one value less than ``gap`` apart are one show."""
+    out: list[NumberRecord] = []
+    for n in sorted(numbers, key=lambda n: n.start):
+        if n.end - n.start < flicker:
+            continue
+        last = out[-1] if out else None
+        if last is not None and last.value == n.value and n.start - last.end <= gap:
+            out[-1] = last.model_copy(update={"end": max(last.end, n.end),
+                                              "confidence": max(last.confidence, n.confidence)})
+        else:
+            out.append(n)
+    return out
+
+
+def find_orders(numbers: Sequence[NumberRecord], hunts: Sequence[HuntSpan], orders: int,
+                cfg: FinderConfig = FinderConfig()) -> list[OrdersSpan]:
+    """The Don's orders: ``orders`` or more shows in a row by one seat, each less than
+    ``orders_gap`` after the previous one (none when the rule set has no orders)."""
+    if orders <= 0:
+        return []
+    outside = _outside(numbers, hunts)
+    spans: list[OrdersSpan] = []
+    for seat in sorted({n.seat for n in outside}):
+        sequence: list[NumberRecord] = []
+        for show in [*_shows([n for n in outside if n.seat == seat], cfg.gap, cfg.flicker), None]:
+            if show is not None and (not sequence
+                                     or show.start - sequence[-1].end <= cfg.orders_gap):
+                sequence.append(show)
+                continue
+            if len(sequence) >= orders:
+                spans.append(OrdersSpan(sequence[0].start, sequence[-1].end, seat,
+                                        tuple(sequence), "found"))
+            sequence = [show] if show is not None else []
+    return sorted(spans, key=lambda o: o.start)
+
+
 def find_checks(numbers: Sequence[NumberRecord], hunts: Sequence[HuntSpan],
-                cfg: FinderConfig = FinderConfig()) -> list[CheckSpan]:
-    """Checks: numbers shown at one seat outside the hunts, joined when close in time."""
-    outside = [
-        n for n in numbers
-        if not any(n.start < h.end and n.end > h.start for h in hunts)
-    ]
+                cfg: FinderConfig = FinderConfig(),
+                orders: Sequence[OrdersSpan] = ()) -> list[CheckSpan]:
+    """Checks: numbers shown at one seat outside the hunts and the orders, joined when close in
+    time."""
+    outside = [n for n in _outside(numbers, hunts)
+               if not any(o.seat == n.seat and n.start < o.end and n.end > o.start
+                          for o in orders)]
     checks = [_check_from(run, "found") for run in _merge_numbers(outside, cfg.gap)]
     return sorted(checks, key=lambda c: c.start)
+
+
+def split_night_zero(checks: Sequence[CheckSpan], orders: Sequence[OrdersSpan],
+                     hunts: Sequence[HuntSpan]) -> tuple[list[CheckSpan], list[CheckSpan]]:
+    """(checks, leaders shown): night zero has orders and no check, so a number shown after the
+    first orders and before the first hunt is a leader showing himself (a raised open hand reads
+    as 5), not a check."""
+    if not orders:
+        return list(checks), []
+    start = min(o.start for o in orders)
+    end = min((h.start for h in hunts if h.start > start), default=float("inf"))
+    zero = [c for c in checks if start < c.start < end]
+    return [c for c in checks if c not in zero], zero
 
 
 def given_checks(numbers: Sequence[NumberRecord], spans: Iterable[tuple[float, float]],

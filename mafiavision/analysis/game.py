@@ -82,6 +82,27 @@ def _match(entries: list[LiveEntry], spans: list[tuple[float, float]]) -> dict[i
     return matched
 
 
+def called_seats(header, entries: list[LiveEntry], spans: list[tuple[float, float]]
+                 ) -> dict[int, list[int]]:
+    """Per hunt span (index into ``spans``), the seats the moderator called at the live record's
+    matching hunt: the living ones only when the rule set does not call the dead
+    (``calls_dead_seats``). Spans without a matching hunt are left out."""
+    from mafiavision.rules import Game, Hunt, IllegalAction
+
+    game = Game(header.rules)
+    live_hunts: list[LiveEntry] = []
+    called: list[list[int]] = []
+    for entry in entries:
+        if isinstance(entry.action, Hunt):
+            live_hunts.append(entry)
+            called.append(list(game.called_seats()))
+        try:
+            game.push(entry.action)
+        except IllegalAction:
+            break
+    return {j: called[i] for i, j in _match(live_hunts, spans).items()}
+
+
 def _hunt_text(shots: dict[int, tuple[str, int | None]]) -> str:
     targets = {t for kind, t in shots.values() if kind == "shot"}
     if len(targets) == 1 and all(kind == "shot" for kind, _ in shots.values()):

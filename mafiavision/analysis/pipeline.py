@@ -25,6 +25,7 @@ from mafiavision.analysis.events import (
     HuntRecord,
     MemberRecord,
     NumberRecord,
+    OrdersRecord,
     ShotRecord,
     SourceInfo,
     VerdictRecord,
@@ -34,12 +35,21 @@ from mafiavision.analysis.finder import (
     CheckSpan,
     FinderConfig,
     HuntSpan,
+    OrdersSpan,
     find_checks,
     find_hunts,
+    find_orders,
     given_checks,
     given_hunts,
+    split_night_zero,
 )
-from mafiavision.analysis.game import compare, load_ruleset, read_live, write_record
+from mafiavision.analysis.game import (
+    called_seats,
+    compare,
+    load_ruleset,
+    read_live,
+    write_record,
+)
 from mafiavision.analysis.media import MediaInfo, probe, thumbnails
 from mafiavision.analysis.report import thumb_key, write_report
 from mafiavision.analysis.scan import ScanConfig, ScanResult, scan
@@ -101,12 +111,16 @@ def _seen_share(series: SeatSeries, start: float, end: float) -> float:
 
 
 def _judge(index: int, span: HuntSpan, result: ScanResult, speech: list | None,
-           called: list[int]) -> HuntRecord:
+           called: list[int], smallest_group: int) -> HuntRecord:
+    """The verdict of one hunt. Its members are the seats holding the gun pose and the seats that
+    fired inside it (a back-of-hand gun can be missed by the pose reader while its squeeze is
+    found); fewer members than the smallest bandit group is a question, never a silent hit."""
     from mafiavision.night.arbiter import HuntInput, judge_hunt
 
     start, end = span.start - HUNT_PAD, span.end + HUNT_PAD
     shots = [s for s in result.shots if start <= s.t <= end]
-    members = span.members or tuple(sorted({s.seat for s in shots}))
+    members = tuple(sorted(set(span.members)
+                           | {s.seat for s in shots if span.start <= s.t <= span.end}))
     windows, between_gap, ends = count_windows(speech, start, end, called)
     verdict = judge_hunt(HuntInput(
         group=f"seats {', '.join(map(str, members))}",
@@ -136,7 +150,10 @@ def _judge(index: int, span: HuntSpan, result: ScanResult, speech: list | None,
                 seat=f.seat, kind=f.observation.value, target=f.target,
                 reason=f.reason, confidence=f.confidence, seen=min(1.0, f.seen),
                 shot_times=[s.t for s in f.shots]) for f in verdict.findings],
-            questions=list(verdict.questions),
+            questions=list(verdict.questions) + (
+                [f"only {len(members)} hunters found (seats {', '.join(map(str, members))}), "
+                 f"the smallest bandit group has {smallest_group}: is a hunter missing?"]
+                if len(members) < smallest_group else []),
             confidence=verdict.confidence,
             spread_ms=round(spread, 1) if spread is not None else None,
             evidence_times=evidence,
@@ -174,6 +191,21 @@ def _check(index: int, span: CheckSpan, numbers: list[NumberRecord], seats: list
     )
 
 
+def _orders(index: int, span: OrdersSpan, count: int, seats: list[int]) -> OrdersRecord:
+    from mafiavision.night.arbiter import read_orders
+    from mafiavision.vision.numbers import read_orders as compare_passes
+
+    reading = read_orders(span.seat, compare_passes(list(span.shown), count),
+                          [s for s in seats if s != span.seat], count)
+    return OrdersRecord(
+        index=index, start=span.start, end=span.end, origin=span.origin, seat=span.seat,
+        orders=list(reading.orders) if reading.orders is not None else None,
+        passes=[list(p) for p in reading.passes], confidence=min(1.0, reading.confidence),
+        doubts=list(reading.doubts),
+        evidence_times=[round((n.start + n.end) / 2, 3) for n in span.shown[:count]],
+    )
+
+
 def analyze(recording: Path, table_path: Path, rules: str, out: Path,
             options: Options | None = None) -> AnalysisResult:
     """Analyse one recording into ``out`` (see the module docstring)."""
@@ -208,20 +240,36 @@ def analyze(recording: Path, table_path: Path, rules: str, out: Path,
     hunt_spans = (given_hunts(result.series, options.hunts, options.finder)
                   if options.hunts is not None
                   else find_hunts(result.series, _spans(speech), n_seats, options.finder))
+    n_orders = max((step.orders for step in ruleset.night_zero), default=0)
+    orders_spans = ([] if options.checks is not None
+                    else find_orders(numbers, hunt_spans, n_orders, options.finder))
     check_spans = (given_checks(numbers, options.checks, result.series)
                    if options.checks is not None
-                   else find_checks(numbers, hunt_spans, options.finder))
+                   else find_checks(numbers, hunt_spans, options.finder, orders_spans))
+    check_spans, leaders = split_night_zero(check_spans, orders_spans, hunt_spans)
     warnings = [*result.warnings, *table.warnings(info.width, info.height)]
+    warnings.extend(f"seat {c.seat} showed {c.value} at {c.start:.1f} s, after the orders and "
+                    "before any hunt (night zero, no checks): read as a leader showing himself"
+                    for c in leaders)
     if audio_warning:
         warnings.append(audio_warning)
+    # the numbers the moderator called in each hunt: the live record knows who was alive
+    called_in = (called_seats(live[0], live[1], [(h.start, h.end) for h in hunt_spans])
+                 if live is not None else {})
+    if live is None and not ruleset.calls_dead_seats and hunt_spans:
+        warnings.append(f"{ruleset.name}: the moderator calls only the living seats; without a "
+                        f"live record (--record) each count is aligned to all {n_seats} seats")
+    smallest_group = min(t.size for t in ruleset.teams if t.bandit)
     hunts = []
-    for span in hunt_spans:
+    for k, span in enumerate(hunt_spans):
         if not span.members and not any(span.start <= s.t <= span.end for s in result.shots):
             warnings.append(f"hunt at {span.start:.1f}–{span.end:.1f} s: no gun pose and no "
                             "shot found there, so no verdict")
             continue
-        hunts.append(_judge(len(hunts) + 1, span, result, speech, called))
+        hunts.append(_judge(len(hunts) + 1, span, result, speech, called_in.get(k, called),
+                            smallest_group))
     checks = [_check(i, span, numbers, called) for i, span in enumerate(check_spans, 1)]
+    orders = [_orders(i, span, n_orders, called) for i, span in enumerate(orders_spans, 1)]
     disagreements = None
     record = None
     if live is not None:
@@ -251,6 +299,7 @@ def analyze(recording: Path, table_path: Path, rules: str, out: Path,
                   "frames_tracked": float(len(result.frame_times))},
         hunts=hunts,
         checks=checks,
+        orders=orders,
         shots=[_shot(s) for s in result.shots],
         numbers=numbers,
         disagreements=disagreements,
@@ -258,7 +307,7 @@ def analyze(recording: Path, table_path: Path, rules: str, out: Path,
     )
     thumbs: dict[str, bytes] = {}
     for times, seats in [(h.verdict.evidence_times, h.members) for h in hunts] + [
-            (c.evidence_times, [c.seat]) for c in checks]:
+            (c.evidence_times, [c.seat]) for c in [*checks, *orders]]:
         shots = thumbnails(recording, times, seats_box(table, seats))
         thumbs.update({thumb_key(t): jpeg for t, jpeg in shots.items()})
     report = write_report(out / "report.html", events, result.series, thumbs)

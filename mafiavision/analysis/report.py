@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 from matplotlib.figure import Figure
 
-from mafiavision.analysis.events import CheckRecord, Events, HuntRecord
+from mafiavision.analysis.events import CheckRecord, Events, HuntRecord, OrdersRecord
 from mafiavision.analysis.timeline import POSE_CODE, SeatSeries
 
 
@@ -165,6 +165,20 @@ def _check_card(check: CheckRecord, thumbnails: Mapping[str, bytes]) -> str:
     )
 
 
+def _orders_card(orders: OrdersRecord, thumbnails: Mapping[str, bytes]) -> str:
+    shown = ", ".join(map(str, orders.orders)) if orders.orders is not None else "unreadable"
+    passes = " / ".join(", ".join(map(str, p)) for p in orders.passes if p) or "nothing"
+    doubts = "".join(f"<li>{html.escape(d)}</li>" for d in orders.doubts)
+    return (
+        f'<div class="card orders" id="orders-{orders.index}">'
+        f"<h3>Orders {orders.index}: seat {orders.seat} orders {shown} at "
+        f"{_fmt_t(orders.start)} ({orders.origin})</h3><p>passes: {passes} — confidence "
+        f"{orders.confidence:.2f}</p>"
+        + (f"<ul>{doubts}</ul>" if doubts else "")
+        + _frames(orders.evidence_times, thumbnails) + "</div>"
+    )
+
+
 def _summary(events: Events) -> str:
     hunts = events.hunts
     hits = [h for h in hunts if h.verdict.outcome == "hit"]
@@ -184,6 +198,9 @@ def _summary(events: Events) -> str:
             f"seat {c.seat} → {c.value if c.value is not None else '?'}"
             + {True: " (yes)", False: " (no)", None: ""}[c.answer]
             for c in events.checks) or "none"),
+        ("orders", ", ".join(
+            f"seat {o.seat} → " + (", ".join(map(str, o.orders)) if o.orders else "?")
+            for o in events.orders) or "none"),
         ("shots found", str(len(events.shots))),
     ]
     body = "".join(f"<tr><th>{k}</th><td>{html.escape(v)}</td></tr>" for k, v in rows)
@@ -245,6 +262,9 @@ def render(events: Events, series: Mapping[int, SeatSeries],
         "".join(_hunt_card(h, series, thumbnails) for h in events.hunts) or "<p>No hunt.</p>",
         "<h2>Checks</h2>",
         "".join(_check_card(c, thumbnails) for c in events.checks) or "<p>No check.</p>",
+        *(["<h2>Orders (night zero)</h2>", "".join(_orders_card(o, thumbnails)
+                                                    for o in events.orders)]
+          if events.orders else []),
         "</body></html>",
     ]
     return "\n".join(parts)

@@ -1,8 +1,10 @@
 """The vision pass over a recording: hands per seat, poses, the bend signal, shots and numbers.
 
 The cheap day gate: while no hand is raised anywhere, only ``day_fps`` frames a second are
-tracked, by a tracker whose image gate examines a seat only when its crop changed (motion and skin)
-or every 2 s. Once a hand is seen the pass tracks every frame (up to ``night_fps``) with ungated
+tracked (the others are decoded, never converted), by a tracker with no active seat, so that its
+image gate examines a seat only when its crop changed (motion and skin) or every 2 s (an active
+seat is re-examined every 0.2 s: all ten ran on every day frame while they were left active).
+Once a hand is seen the pass tracks every frame (up to ``night_fps``) with ungated
 trackers that make the seats with a hand their active seats, the others being swept at the
 tracker's low rate; ``linger`` seconds after the last hand it is day again.
 
@@ -57,6 +59,25 @@ class ScanResult:
     warnings: list[str] = field(default_factory=list)
 
 
+@dataclass
+class _Due:
+    """When the next frame is to be tracked: the frames before are decoded but never converted
+    (most of the day)."""
+
+    t: float = 0.0
+    step: float = 0.0
+
+    def __call__(self, t: float) -> bool:
+        return t + 1e-6 >= self.t
+
+    def advance(self, t: float, step: float) -> None:
+        """Next due ``step`` after the last due time — a fixed grid, so a rate whose instants
+        fall between frames does not drift lower — or after ``t`` when the frame came a whole
+        step late or the rate changed."""
+        base = self.t if step == self.step and t - self.t < step else t
+        self.t, self.step = base + step, step
+
+
 def decode_width(table, info: MediaInfo) -> int:
     """The narrowest frame width at which every seat's hand is still ``MODEL_HAND_PX`` wide."""
     smallest = min(table.hand_width_px(s, info.width, info.height) for s in table.seat_numbers())
@@ -69,50 +90,50 @@ def scan(info: MediaInfo, table, config: ScanConfig,
          progress: Callable[[float], None] | None = None) -> ScanResult:
     """Track the whole recording; ``progress(t)`` is called with each processed frame's time."""
     from mafiavision.vision.hands import SeatTracker
-    from mafiavision.vision.sources import Frame, TruncatedInputError, VideoFileSource
+    from mafiavision.vision.sources import TruncatedInputError, VideoFileSource
 
     width = decode_width(table, info)
     seats = table.seat_numbers()
     stages = SeatStages(seats)
     timeline = TimelineBuilder(seats)
     frame_times: list[float] = []
-    decoded, last_t, stop_reason = 0, 0.0, None
-    next_t = 0.0
+    stop_reason = None
+    due = _Due()
     last_seen: dict[int, float] = {}
     last_gun: dict[int, float] = {}
-    # "day": every seat behind the tracker's image gate; 1 and 2: hands looked for per seat.
-    trackers = {"day": SeatTracker(table, model=config.model, hands_per_seat=2, gate=True),
+    # "day": every seat due every frame but none active, so each stays behind the image gate
+    # (refreshed every 2 s); 1 and 2: hands looked for per seat at night.
+    trackers = {"day": SeatTracker(table, model=config.model, hands_per_seat=2, sweep_every=1,
+                                   gate=True),
                 1: SeatTracker(table, model=config.model, hands_per_seat=1, gate=False),
                 2: SeatTracker(table, model=config.model, hands_per_seat=2, gate=False)}
     mode: str | int = "day"
+    source = VideoFileSource(info.path, max_width=width)
     try:
-        with VideoFileSource(info.path, max_width=width) as source:
-            for frame in source:
-                decoded += 1
-                last_t = frame.t
-                if frame.t + 1e-6 < next_t:
-                    continue
-                hands = trackers[mode].update(Frame(frame.t, frame.index, frame.image))
-                frame_times.append(frame.t)
-                for seat in stages.update(frame.t, hands, timeline):
-                    last_gun[seat] = frame.t
-                for seat in hands:
-                    last_seen[seat] = frame.t
-                recent = {s for s, t in last_seen.items() if frame.t - t <= config.linger}
-                guns = sum(frame.t - t <= config.linger for t in last_gun.values())
-                wanted = "day" if not recent else 1 if guns >= 2 else 2
-                if wanted != mode:
-                    mode = wanted
-                    trackers[mode].reset()
-                trackers[mode].set_active(recent or None)
-                next_t = frame.t + 1.0 / (config.day_fps if mode == "day" else config.night_fps)
-                if progress is not None:
-                    progress(frame.t)
+        for frame in source.frames(due):
+            hands = trackers[mode].update(frame)
+            frame_times.append(frame.t)
+            for seat in stages.update(frame.t, hands, timeline):
+                last_gun[seat] = frame.t
+            for seat in hands:
+                last_seen[seat] = frame.t
+            recent = {s for s, t in last_seen.items() if frame.t - t <= config.linger}
+            guns = sum(frame.t - t <= config.linger for t in last_gun.values())
+            wanted = "day" if not recent else 1 if guns >= 2 else 2
+            if wanted != mode:
+                mode = wanted
+                trackers[mode].reset()
+            trackers[mode].set_active(recent)
+            due.advance(frame.t, 1.0 / (config.day_fps if mode == "day" else config.night_fps))
+            if progress is not None:
+                progress(frame.t)
     except TruncatedInputError as exc:
         stop_reason = str(exc)
     finally:
+        source.close()
         for tracker in trackers.values():
             tracker.close()
+    decoded, last_t = source.decoded, source.last_t
     shots, numbers = stages.finish(last_t)
     return ScanResult(
         series=timeline.build(), shots=shots, numbers=numbers, frame_times=frame_times,

@@ -115,14 +115,22 @@ class VideoFileSource(FrameSource):
                 "truncated or an unknown codec)"
             )
         self._stream.thread_type = "AUTO"
-        duration = None
+        # times are the frames' pts seconds, the clock the audio track is read on too
+        # (mafiavision.audio.sources): a video stream starting later than the audio keeps its
+        # offset; ``end`` is where the video should stop on that clock
+        duration, end = None, None
         if self._stream.duration is not None and self._stream.time_base is not None:
             duration = float(self._stream.duration * self._stream.time_base)
+            end = float(((self._stream.start_time or 0) + self._stream.duration)
+                        * self._stream.time_base)
         elif self._container.duration is not None:
             duration = self._container.duration / 1_000_000
+            end = ((self._container.start_time or 0) + self._container.duration) / 1_000_000
         self.duration: float | None = duration
+        self._end = end
         rate = self._stream.average_rate or self._stream.guessed_rate
         self.fps: float | None = float(rate) if rate else None
+        self.decoded, self.last_t = 0, 0.0
 
     def _decoded(self) -> Iterator[Any]:
         """PyAV frames. On a read or decode error ``self.error`` is set and the frames still in
@@ -145,25 +153,34 @@ class VideoFileSource(FrameSource):
                 yield vf
 
     def __iter__(self) -> Iterator[Frame]:
+        return self.frames()
+
+    def frames(self, wanted: Callable[[float], bool] | None = None) -> Iterator[Frame]:
+        """The frames in order; with ``wanted``, only those whose time it accepts: the others are
+        decoded (the codec needs them) but never converted to RGB, the costly part of a skipped
+        frame. ``decoded`` and ``last_t`` count every decoded frame, ``Frame.index`` too."""
         index = 0
         last_t = 0.0
         time_base = self._stream.time_base
-        start = self._stream.start_time or 0
         size: tuple[int, int] | None = None
         self.error: str | None = None
+        self.decoded, self.last_t = 0, 0.0
         for vf in self._decoded():
             if vf.pts is None:
                 t = last_t + 1 / (self.fps or 30) if index else 0.0
             else:
-                t = float((vf.pts - start) * time_base)
+                t = float(vf.pts * time_base)
+            last_t = t
+            index += 1
+            self.decoded, self.last_t = index, t
+            if wanted is not None and not wanted(t):
+                continue
             if size is None:
                 size = _scaled_size(vf.width, vf.height, self.max_width)
             image = vf.to_ndarray(format="rgb24", width=size[0], height=size[1])
             if vf.rotation:
                 image = np.ascontiguousarray(np.rot90(image, k=round(vf.rotation / 90) % 4))
-            yield Frame(t=t, index=index, image=image)
-            last_t = t
-            index += 1
+            yield Frame(t=t, index=index - 1, image=image)
         if self.error is not None:
             raise TruncatedInputError(
                 f"{self.path}: decoding stopped at {self._where(last_t, index)}: "
@@ -172,10 +189,10 @@ class VideoFileSource(FrameSource):
         if index == 0:
             raise TruncatedInputError(f"{self.path}: no frame could be decoded (damaged file?)")
         frame_step = 1 / self.fps if self.fps else 0.1
-        if self.duration is not None and last_t + 3 * frame_step < self.duration:
+        if self._end is not None and last_t + 3 * frame_step < self._end:
             raise TruncatedInputError(
                 f"{self.path}: decoding stopped at {self._where(last_t, index)} of "
-                f"{self.duration:.2f} s (the file is truncated)"
+                f"{self._end:.2f} s (the file is truncated)"
             )
 
     @staticmethod

@@ -24,9 +24,13 @@ def open_page(browser, path: Path) -> tuple[object, list[str]]:
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_videos"
 #: The clips the analysis tests run on: a hit, a miss on another number, a miss between numbers,
-#: and two checks (one- and two-hand numbers) — short ones, to keep the suite quick.
+#: two checks (one- and two-hand numbers) and night zero (the Don's orders, the Sheriff's raised
+#: hand) — short ones, to keep the suite quick.
 TEST_CLIPS = ("kharkiv_hit_ru", "kharkiv_miss_other_en", "ukrainian_miss_between_ru",
-              "kharkiv_checks_en")
+              "kharkiv_checks_en", "kharkiv_night_zero_ru")
+#: The bench's long game in small: ``BENCH_DAY`` seconds of day, then this clip re-encoded at
+#: 30 fps and 48 kHz (scripts/bench_analyze.py).
+BENCH_CLIP, BENCH_DAY = "kharkiv_hit_ru", 2.0
 
 
 def _clips() -> list[Path]:
@@ -57,12 +61,14 @@ class BatchRun:
 
 @pytest.fixture(scope="session")
 def batch_run(sample_clips: list[Path], sample_clip: Path, tmp_path_factory) -> BatchRun:
-    """One analyze-batch over the test clips, a copy without audio, a truncated copy and a
-    corrupt file, on a local Dask cluster; every analysis test reads its results (each clip is
-    analysed once per session)."""
+    """One analyze-batch over the test clips, a copy without audio, a truncated copy, a corrupt
+    file and the bench's game in small (``bench_game``: ``BENCH_DAY`` s of day, then
+    ``BENCH_CLIP`` re-encoded), on a local Dask cluster; every analysis test reads its results
+    (each clip is analysed once per session)."""
     pytest.importorskip("mafiavision.night.arbiter",
                         reason="the night arbiter (branch live) is not merged yet")
     from mafiavision.analysis.batch import find_recordings, plan, run_batch
+    from scripts.bench_analyze import build_game
     from tests.analysis.media_files import corrupt, remux, truncated
 
     archive = tmp_path_factory.mktemp("archive")
@@ -75,6 +81,10 @@ def batch_run(sample_clips: list[Path], sample_clip: Path, tmp_path_factory) -> 
                        ("corrupt.mp4", corrupt)):
         make(archive / name)
         shutil.copy(table, archive / (Path(name).stem + ".table.json"))
+    bench = SAMPLES / f"{BENCH_CLIP}.mp4"
+    if bench in sample_clips:
+        build_game([bench], BENCH_DAY, archive / "bench_game.mp4")
+        shutil.copy(bench.with_name(f"{BENCH_CLIP}.table.json"), archive / "bench_game.table.json")
     out = tmp_path_factory.mktemp("batch")
     jobs = plan(find_recordings(str(archive)), out, "kharkiv", None)
     rows = run_batch(jobs, out, workers=2, progress=False)

@@ -34,3 +34,25 @@ def corrupt(dst: Path) -> Path:
     """A file named like a video that holds no video at all."""
     dst.write_bytes(b"\x00\x00\x00\x18ftypmp42" + bytes(range(256)) * 64)
     return dst
+
+
+def still_day(src: Path, dst: Path, seconds: float, fps: int = 30) -> Path:
+    """A "day" of ``seconds``: the first frame of ``src`` (no hand raised) with sensor noise
+    (±3 grey levels), H.264 at ``fps``, no audio."""
+    import numpy as np
+
+    with av.open(str(src)) as inp:
+        first = next(inp.decode(video=0)).to_ndarray(format="rgb24")
+    rng = np.random.default_rng(0)
+    with av.open(str(dst), "w") as out:
+        stream = out.add_stream("libx264", rate=fps)
+        stream.width, stream.height, stream.pix_fmt = first.shape[1], first.shape[0], "yuv420p"
+        stream.options = {"preset": "ultrafast"}
+        for _ in range(round(seconds * fps)):
+            noise = rng.integers(-3, 4, first.shape, dtype=np.int16)
+            image = np.clip(first.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+            for packet in stream.encode(av.VideoFrame.from_ndarray(image, format="rgb24")):
+                out.mux(packet)
+        for packet in stream.encode():
+            out.mux(packet)
+    return dst

@@ -7,9 +7,11 @@ from mafiavision.analysis.finder import (
     HuntSpan,
     find_checks,
     find_hunts,
+    find_orders,
     given_checks,
     given_hunts,
     parse_spans,
+    split_night_zero,
 )
 from mafiavision.analysis.timeline import TimelineBuilder
 from mafiavision.errors import InputError
@@ -91,6 +93,66 @@ def n(seat, start, end, value, confidence=0.9):
 def test_find_checks(numbers, expected) -> None:
     hunts = [HuntSpan(10, 20, (3, 7), 1.0, "found")]
     assert [(c.seat, c.value) for c in find_checks(numbers, hunts)] == expected
+
+
+def shows(seat, start, values, step=2.5, pause=2.7):
+    """``values`` shown one after the other (1.3 s each, ``step`` apart), twice with ``pause``
+    between the passes: the Don's orders."""
+    out, t = [], start
+    for k in range(2):
+        for v in values:
+            out.append(n(seat, t, t + 1.3, v))
+            t += step
+        t += pause - step + 1.3 if k == 0 else 0
+    return out
+
+
+@pytest.mark.parametrize(
+    ("numbers", "count", "orders", "checks"),
+    [
+        # 3, 8, 10 shown twice: one order sequence, no check
+        (shows(4, 2.7, [3, 8, 10]), 3, [(4, (3, 8, 10, 3, 8, 10))], []),
+        # the same with a flicker inside one show: still six shows
+        ([*shows(4, 2.7, [3, 8, 10])[:1], n(4, 3.2, 3.4, 5), *shows(4, 2.7, [3, 8, 10])[1:]], 3,
+         [(4, (3, 8, 10, 3, 8, 10))], []),
+        # shows only 0.3 s apart (closer than the numbers of one check): still six shows
+        (shows(4, 2.7, [3, 8, 10], step=1.6), 3, [(4, (3, 8, 10, 3, 8, 10))], []),
+        # a rule set without orders: every show is a check
+        (shows(4, 2.7, [3, 8]), 0, [], [(4, 3), (4, 8), (4, 3), (4, 8)]),
+        # one leader's check then another's: never orders
+        ([n(4, 30, 32, 7), n(9, 33, 35, 3), n(4, 36, 38, 2)], 3, [],
+         [(4, 7), (9, 3), (4, 2)]),
+        # orders, then later a check by another leader
+        ([*shows(8, 2.7, [2, 5, 9]), n(3, 30, 32, 6)], 3, [(8, (2, 5, 9, 2, 5, 9))], [(3, 6)]),
+    ],
+)
+def test_find_orders(numbers, count, orders, checks) -> None:
+    found = find_orders(numbers, [], count)
+    assert [(o.seat, tuple(s.value for s in o.shown)) for o in found] == orders
+    assert [(c.seat, c.value) for c in find_checks(numbers, [], orders=found)] == checks
+
+
+@pytest.mark.parametrize(
+    ("hunts", "checks", "leaders"),
+    [
+        # night zero only: the Don's orders, then the Sheriff's raised hand (read as 5); with no
+        # hunt after them, a later number is night zero's too
+        ([], [], [(7, 5), (9, 2)]),
+        # orders, the raised hand, then a hunt and a real check after it
+        ([HuntSpan(60, 75, (1, 4), 1.0, "found")], [(9, 2)], [(7, 5)]),
+    ],
+)
+def test_night_zero_has_no_checks(hunts, checks, leaders) -> None:
+    numbers = [*shows(4, 2.7, [3, 8, 10]), n(7, 22, 24, 5), n(9, 80, 82, 2)]
+    orders = find_orders(numbers, hunts, 3)
+    kept, shown = split_night_zero(find_checks(numbers, hunts, orders=orders), orders, hunts)
+    assert [(c.seat, c.value) for c in kept] == checks
+    assert [(c.seat, c.value) for c in shown] == leaders
+
+
+def test_without_orders_every_check_is_kept() -> None:
+    found = find_checks([n(7, 22, 24, 5)], [])
+    assert split_night_zero(found, [], []) == (found, [])
 
 
 def test_given_check_without_a_number_is_unreadable() -> None:

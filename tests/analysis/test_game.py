@@ -81,3 +81,27 @@ def test_the_analysis_record_replays(batch_run: BatchRun, tmp_path, shots) -> No
     assert {s.seat: (str(s.kind), s.target) for s in hunt.shots} == {
         m.seat: (m.kind, m.target) for m in events.hunts[0].verdict.members}
     assert all(isinstance(s, MemberShot) for s in hunt.shots)
+
+
+@pytest.mark.parametrize(("calls_dead", "called"), [
+    (True, list(range(1, 11))),
+    (False, [1, 2, 3, 4, 6, 7, 8, 9, 10]),
+])
+def test_the_count_calls_the_seats_the_record_says(tmp_path, calls_dead, called) -> None:
+    """Seat 5 is voted out on day 1: a club whose moderator skips the dead calls nine seats in
+    the night's hunt, and that hunt's count is aligned to those nine."""
+    from mafiavision.analysis.game import called_seats
+    from mafiavision.rules import Deal
+
+    club = tmp_path / "club.yaml"
+    club.write_text(f"base: ukrainian\nname: club\ncalls_dead_seats: {str(calls_dead).lower()}\n")
+    rules = load_rules(str(club))
+    play = Script(start_game(tmp_path / "live.jsonl", rules))
+    play.deal(Deal.random(rules, seed=1).roles)
+    play.nominate(1, 5)
+    play.nominate(2, 6)
+    play.vote({5: set(range(1, 11)) - {5, 6}})
+    play.hunt("black", 7)
+    play.game.journal.close()
+    header, entries = read_live(tmp_path / "live.jsonl")
+    assert called_seats(header, entries, [(40.0, 55.0)]) == {0: called}

@@ -44,6 +44,33 @@ def test_checks_match_the_truth(batch_run: BatchRun, game: str) -> None:
         assert check.start < shown["end"] and check.end > shown["start"]
 
 
+#: Clips whose verdict differs from the truth, and why (docs/accuracy.md, "Analysis").
+WRONG_VERDICTS = {
+    "ukrainian_miss_between_ru": "the landmarks of seats 1 and 10 barely bend during their "
+    "squeezes (30-60 degrees against 150-300 elsewhere): seat 1's shot is read as two weak ones "
+    "and seat 10's is missed",
+}
+
+
+@pytest.mark.parametrize(
+    "game", [pytest.param(g, marks=pytest.mark.xfail(reason=WRONG_VERDICTS[g]))
+             if g in WRONG_VERDICTS else g for g in TEST_CLIPS])
+def test_verdicts_match_the_truth(batch_run: BatchRun, game: str) -> None:
+    events, truth = load(batch_run, game), truth_of(game)
+    assert [(h.verdict.outcome, h.verdict.target,
+             {m.seat: (m.kind, m.target) for m in h.verdict.members}) for h in events.hunts] == [
+        (h["verdict"], h["target"], {o["seat"]: (o["kind"], o["number"] if o["kind"] == "shot"
+                                                 else None) for o in h["observations"]})
+        for h in truth["hunts"]]
+
+
+@pytest.mark.parametrize("game", TEST_CLIPS)
+def test_orders_match_the_truth(batch_run: BatchRun, game: str) -> None:
+    events, truth = load(batch_run, game), truth_of(game)
+    assert [(o.seat, o.orders) for o in events.orders] == [(o["by"], o["values"])
+                                                          for o in truth["orders"]]
+
+
 @pytest.mark.parametrize("game", TEST_CLIPS)
 def test_a_shot_not_in_the_truth_is_left_to_the_moderator(batch_run: BatchRun, game: str) -> None:
     """Every shot found is a real one, or a weak one (below the arbiter's ``sure``) whose hunt

@@ -89,6 +89,55 @@ def test_variable_frame_rate_times_come_from_the_stream(tmp_path: Path, ext: str
     assert np.allclose(got, times, atol=0.0015)
 
 
+@pytest.mark.parametrize(("every", "start"), [(1, 0.0), (3, 0.0), (7, 0.2)])
+def test_frames_not_wanted_are_decoded_but_not_given(tmp_path: Path, every: int,
+                                                     start: float) -> None:
+    times = [i / 30 for i in range(30)]
+    path = _write(tmp_path / "clip.mp4", times)
+    with VideoFileSource(path) as source:
+        all_frames = list(source)
+    with VideoFileSource(path) as source:
+        got = list(source.frames(lambda t: t >= start and round(t * 30) % every == 0))
+    want = [f for f in all_frames if f.t >= start and f.index % every == 0]
+    assert [(f.index, f.t) for f in got] == [(f.index, f.t) for f in want]
+    assert all(np.array_equal(a.image, b.image) for a, b in zip(got, want, strict=True))
+    assert (source.decoded, source.last_t) == (30, pytest.approx(times[-1], abs=0.002))
+
+
+@pytest.mark.parametrize("ext", ["mp4", "mkv"])
+def test_a_video_starting_after_its_audio_keeps_its_offset(tmp_path: Path, ext: str) -> None:
+    """The picture at 0.5 s in a player is at 0.5 s here too, on the clock the audio track is
+    read on (mafiavision.audio.sources): a recorder that starts the sound first must not shift
+    the gestures against the spoken numbers."""
+    from mafiavision.audio.sources import load_audio
+
+    path = tmp_path / f"late.{ext}"
+    with av.open(str(path), "w") as out:
+        video = out.add_stream("libx264", rate=30)
+        video.width, video.height, video.pix_fmt = W, H, "yuv420p"
+        audio = out.add_stream("aac", rate=16000)
+        audio.layout = "mono"
+        for i in range(30):
+            frame = av.VideoFrame.from_ndarray(_image(i), format="rgb24")
+            frame.pts, frame.time_base = 15 + i, Fraction(1, 30)
+            for packet in video.encode(frame):
+                out.mux(packet)
+        for packet in video.encode():
+            out.mux(packet)
+        for i in range(0, 20480, 1024):  # 1.28 s: the video (0.5–1.5 s) ends last
+            sound = av.AudioFrame.from_ndarray(np.zeros((1, 1024), np.float32), format="flt",
+                                               layout="mono")
+            sound.sample_rate, sound.pts, sound.time_base = 16000, i, Fraction(1, 16000)
+            for packet in audio.encode(sound):
+                out.mux(packet)
+        for packet in audio.encode():
+            out.mux(packet)
+    with open_source(path) as source:
+        times = [f.t for f in source]
+    assert np.allclose(times, [0.5 + i / 30 for i in range(30)], atol=0.002)
+    assert load_audio(path).t0 < 0.05
+
+
 @pytest.mark.parametrize(("rotation", "k"), [(90, 1), (180, 2), (270, 3)])
 def test_rotation_metadata_is_honoured(tmp_path: Path, rotation: int, k: int) -> None:
     path = _write(tmp_path / "rot.mp4", [0.0, 1 / 30], rotation=rotation)
