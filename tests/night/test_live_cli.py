@@ -46,6 +46,17 @@ def record_at_clip(path: Path, name: str) -> ClipTruth:
     return truth
 
 
+def play_clip(tmp_path: Path, lives: list[Live], name: str) -> tuple[Live, ClipTruth, Path]:
+    """``mafiavision live`` playing the clip as its camera, resumed from a record of the clip's
+    game up to its first step; the process, the clip's truth and the record."""
+    record = tmp_path / "game.jsonl"
+    truth = record_at_clip(record, name)
+    live = Live(tmp_path / "live.log", "--video", str(clip(name)),
+                "--table", str(SAMPLES / f"{name}.table.json"), "--resume", str(record))
+    lives.append(live)
+    return live, truth, record
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -149,12 +160,7 @@ def test_sample_hunt_confirmed_in_the_browser_then_kill_and_resume(tmp_path, liv
 
 @pytest.mark.parametrize("name", ["ukrainian_miss_between_ru"])
 def test_sample_miss_verdict_equals_truth_or_asks(tmp_path, lives, name) -> None:
-    video = clip(name)
-    record = tmp_path / "game.jsonl"
-    truth = record_at_clip(record, name)
-    live = Live(tmp_path / "live.log", "--video", str(video),
-                "--table", str(SAMPLES / f"{name}.table.json"), "--resume", str(record))
-    lives.append(live)
+    live, truth, _ = play_clip(tmp_path, lives, name)
     card = wait_for_card(live, CARD_WAIT)
     # The verdict (hit on which seat, or miss) equals the truth, or the card asks the moderator.
     assert grade(card, expected_steps(truth)[0]) in (Grade.CORRECT, Grade.ASKED), card["summary"]
@@ -166,12 +172,7 @@ def test_sample_checks_read_as_in_the_truth(tmp_path, lives, name) -> None:
     10 with two hands, the Kambu 2, the Commissar 5): each card puts the seat shown to the
     moderator ("Is seat 10 the Commissar?"); his answer over HTTP goes to the record.
     (``scripts/bench_live.py`` runs every checks clip; one keeps this test short.)"""
-    video = clip(name)
-    record = tmp_path / "game.jsonl"
-    truth = record_at_clip(record, name)
-    live = Live(tmp_path / "live.log", "--video", str(video),
-                "--table", str(SAMPLES / f"{name}.table.json"), "--resume", str(record))
-    lives.append(live)
+    live, truth, record = play_clip(tmp_path, lives, name)
     for expected in expected_steps(truth):
         check = expected.truth
         card = wait_for_card(live, CARD_WAIT)
