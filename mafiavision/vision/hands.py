@@ -197,14 +197,14 @@ def merge_duplicates(dets: list[Detection], width: int, height: int) -> list[Det
     """
     if len(dets) < 2:
         return dets
-    order = sorted(dets, key=lambda d: -palm_size(d.landmarks, width, height))
-    kept: list[Detection] = []
-    for det in order:
-        size = palm_size(det.landmarks, width, height)
-        if all(float(np.linalg.norm(det.center - k.center))
-               >= SAME_HAND * max(size, palm_size(k.landmarks, width, height)) for k in kept):
-            kept.append(det)
-    return [d for d in dets if any(d is k for k in kept)]
+    sized = sorted(((palm_size(d.landmarks, width, height), d) for d in dets),
+                   key=lambda pair: -pair[0])
+    kept: list[tuple[float, Detection]] = []
+    for size, det in sized:
+        if all(float(np.linalg.norm(det.center - k.center)) >= SAME_HAND * max(size, k_size)
+               for k_size, k in kept):
+            kept.append((size, det))
+    return [d for d in dets if any(d is k for _, k in kept)]
 
 
 def forearm_seat(detection: Detection, seats: Iterable[int], table: Table, width: int,

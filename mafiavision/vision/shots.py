@@ -147,10 +147,11 @@ class ShotDetector:
 
     def _showed_gun(self) -> bool:
         """Whether the hand showed the gun before the squeeze (median p over up to 8 baseline
-        frames): index and middle extended, ring and pinky not both extended. A squeeze of a hand
-        not showing index and middle is not the gun's; neither is an open hand (a distractor
-        waving, a hand closing to a fist). The ring and pinky are not required to read folded:
-        seen from the back their landmarks read half bent (p 0.1–0.7)."""
+        frames): index and middle extended, and not an open hand (ring and pinky both at least
+        ``open_floor`` sure with image landmarks, both > 0.5 from world landmarks alone). A
+        squeeze of a hand not showing index and middle is not the gun's; neither is an open
+        hand's (a distractor waving, a hand closing to a fist). The ring and pinky are not
+        required to read folded: seen from the back their landmarks read half bent (p 0.1–0.9)."""
         if not self.config.require_gun:
             return True
         picks = list(self._quiet)[:: max(1, len(self._quiet) // 8)]
@@ -170,6 +171,7 @@ class ShotDetector:
             return []  # no fresh landmarks (a held observation repeats the last ones)
         self._last_seen = t
         self.track = getattr(obs, "track", None)
+        image = getattr(obs, "landmarks", None)  # optional: see HasWorld
         done: list[ShotEvent] = []
         if self._pending is not None and t - self._released >= cfg.max_gap:
             done, self._pending = [self._pending], None  # the hand stayed: a shot
@@ -182,7 +184,7 @@ class ShotDetector:
             while self._quiet and self._quiet[0][0] < t - cfg.baseline_window:
                 self._quiet.popleft()
             if not self._quiet or self._quiet[-1][0] - self._quiet[0][0] < cfg.min_baseline:
-                self._quiet.append((t, value, obs.world, getattr(obs, "landmarks", None)))
+                self._quiet.append((t, value, obs.world, image))
                 return done
             baseline, on, each = self._baseline()
             rise = value - baseline
@@ -190,7 +192,7 @@ class ShotDetector:
                 self._squeeze = _Squeeze(t, baseline, on, each, t, float(rise[0] + rise[1]),
                                          rise.copy())
             else:
-                self._quiet.append((t, value, obs.world, getattr(obs, "landmarks", None)))
+                self._quiet.append((t, value, obs.world, image))
             return done
         rise = value - squeeze.baseline
         total = float(rise[0] + rise[1])
@@ -203,7 +205,7 @@ class ShotDetector:
         if total > cfg.release_frac * squeeze.peak:
             return done
         self._squeeze = None
-        self._quiet.append((t, value, obs.world, getattr(obs, "landmarks", None)))
+        self._quiet.append((t, value, obs.world, image))
         event = self._judge(squeeze, t)
         if event is not None:
             if self._pending is not None:  # seen since its release: it stands
