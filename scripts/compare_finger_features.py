@@ -30,14 +30,27 @@ numbers of the rendered sample clips (the most common per-frame sum of the seat'
 the number is shown). ``--eval`` also reads the eval part (EPSRC Set2, odd students);
 ``--errors`` lists the eval part's EPSRC misreads per photo.
 
+``--views`` chooses the test-time-augmentation views of ``mafiavision gestures IMAGE``
+(:data:`mafiavision.vision.photo_hands.DEFAULT_VIEWS`) for each variant, on the same fit-part
+criteria: every subset of the cache's candidate views is read with models fitted on the other
+fold (two-fold split) and on the sign-language photos alone (→ EPSRC Set1); the photo's own
+landmarks are always read, and the views' finger probabilities are combined with them by their
+mean (:func:`~mafiavision.vision.photo_hands.combine_views`) or their median (a vote). The
+rule and subset with the best mean count accuracy over the five fit-part figures (folds ×
+EPSRC, sign; sign → Set1) win, the smaller subset on a tie (each view costs one landmarker
+run); the gun figures are printed with the floor (``poses.gun_min_confidence``) applied.
+``--eval`` then reads the eval part with them once.
+
 Usage::
 
     python scripts/compare_finger_features.py [--variants world,shipped] [--eval] [--errors]
+    python scripts/compare_finger_features.py --variants shipped --views [--eval] [--errors]
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 from pathlib import Path
@@ -62,7 +75,11 @@ from mafiavision.vision.fingers import (  # noqa: E402
     finger_features,
     square_pixels,
 )
-from mafiavision.vision.gestures import classify_probabilities  # noqa: E402
+from mafiavision.vision.gestures import (  # noqa: E402
+    classify_probabilities,
+    gun_min_confidence,
+)
+from mafiavision.vision.photo_hands import View, combine_views  # noqa: E402
 
 TESTDATA = "mediapipe_testdata_landmarks"
 GUN_NOT_NEGATIVE = {("sign", "2"), ("epsrc", "2"), ("sign", "3"), ("epsrc", "3")}
@@ -207,6 +224,86 @@ def score(data: dict[str, np.ndarray], model: FingerModel, rows: np.ndarray, var
     return f"EPSRC 1–5 {pct(ok['epsrc'])}, sign 1–5 {pct(ok['sign'])}, {gun}"
 
 
+def view_probabilities(
+    data: dict[str, np.ndarray], model: FingerModel, rows: np.ndarray, variant: str
+) -> np.ndarray:
+    """(rows, 1 + views, 5): p(extended) on the photo's landmarks, then on each cached view
+    (NaN where the view found no hand)."""
+    out = [model.probabilities(features(data, rows, variant))]
+    for v in range(data["view_world"].shape[1]):
+        view = {"world": data["view_world"][:, v], "landmarks": data["view_landmarks"][:, v]}
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out.append(model.probabilities(features(view, rows, variant)))
+    return np.stack(out, axis=1)
+
+
+def count_hits(
+    data: dict[str, np.ndarray], rows: np.ndarray, probs: np.ndarray, gun_min: float
+) -> dict[str, list[bool]]:
+    """Per source, whether each count photo (1–5) was read right; gun TP/FP/FN tallies."""
+    ok: dict[str, list[bool]] = {"epsrc": [], "sign": [], "tp": [], "fp": [], "fn": []}
+    for i, p in zip(rows, probs, strict=True):
+        res = classify_probabilities(p, gun_min=gun_min)
+        key = (str(data["source"][i]), str(data["label"][i]))
+        if key[1] in "12345" and len(key[1]) == 1:
+            ok[key[0]].append(res.count == int(key[1]))
+        if key == ("sign", "2"):
+            ok["tp" if res.pose == "gun" else "fn"].append(True)
+        elif key not in GUN_NOT_NEGATIVE and res.pose == "gun":
+            ok["fp"].append(True)
+    return ok
+
+
+def choose_views(
+    data: dict[str, np.ndarray], variant: str, fit_part: np.ndarray, block: np.ndarray
+) -> tuple[str, tuple[int, ...]]:
+    """The rule and subset of cached views with the best fit-part criteria (module docstring)."""
+    sign, epsrc = data["source"] == "sign", data["source"] == "epsrc"
+    readings = []  # (rows, probabilities per view, which figures to read)
+    for k in (0, 1):
+        model = fit(data, np.flatnonzero(fit_part & (block != k)), variant)
+        rows = np.flatnonzero(fit_part & (block == k))
+        readings.append((rows, view_probabilities(data, model, rows, variant), ("epsrc", "sign")))
+    model = fit(data, np.flatnonzero(fit_part & sign), variant)
+    rows = np.flatnonzero(fit_part & epsrc)
+    readings.append((rows, view_probabilities(data, model, rows, variant), ("epsrc",)))
+    specs = [View(bool(m), float(t), float(s)) for m, t, s in data["views"]]
+    results = []
+    for rule, combine in RULES.items():
+        for n in range(len(specs) + 1):
+            for subset in itertools.combinations(range(len(specs)), n):
+                cols = [0, *(v + 1 for v in subset)]
+                figures = []
+                for rows, probs, keys in readings:
+                    hits = count_hits(data, rows, combine(probs[:, cols]), 0.0)
+                    figures += [100 * float(np.mean(hits[key])) for key in keys]
+                results.append((-float(np.mean(figures)), n, rule, subset, figures))
+    results.sort(key=lambda r: r[:2])
+    for mean, _, rule, subset, figures in results[:10]:
+        names = (
+            ", ".join(
+                f"{'mirror ' if specs[v].mirror else ''}{specs[v].turn:+.0f}° ×{specs[v].scale:g}"
+                for v in subset
+            )
+            or "photo only"
+        )
+        folds = " / ".join(f"{f:.1f}" for f in figures)
+        print(f"  {rule} [{names}]: mean {-mean:.2f} % (fold0 E/S, fold1 E/S, sign→Set1: {folds})")
+    none = next(r for r in results if r[1] == 0)
+    print(f"  photo only: mean {-none[0]:.2f} % ({' / '.join(f'{f:.1f}' for f in none[4])})")
+    return results[0][2], results[0][3]
+
+
+def _median_views(probabilities: np.ndarray) -> np.ndarray:
+    """The alternative to the mean: per finger the median over the views that found the hand."""
+    with np.errstate(all="ignore"):
+        return np.nanmedian(probabilities, axis=-2)
+
+
+#: How the views' probabilities are combined: the shipped mean, and the median (a vote).
+RULES = {"mean": combine_views, "median": _median_views}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
@@ -219,6 +316,7 @@ def main() -> None:
     )
     parser.add_argument("--eval", action="store_true", help="also read the eval part once")
     parser.add_argument("--errors", action="store_true", help="list eval EPSRC misreads")
+    parser.add_argument("--views", action="store_true", help="choose the TTA views (fit part)")
     args = parser.parse_args()
     data = load_cache(args.cache)
     det = data["detected"]
@@ -229,6 +327,9 @@ def main() -> None:
     print(f"data: {args.cache} (real MediaPipe full-model landmarks of ../shared/handdata)")
     for variant in args.variants.split(","):
         print(f"\n== {variant}")
+        if args.views:
+            read_views(data, variant, fit_part, eval_part, block, args)
+            continue
         for k in (0, 1):
             model = fit(data, np.flatnonzero(fit_part & (block != k)), variant)
             held = np.flatnonzero(fit_part & (block == k))
@@ -252,6 +353,44 @@ def main() -> None:
                 if res.count != int(data["label"][i]):
                     probs = " ".join(f"{x:.2f}" for x in p)
                     print(f"    {data['path'][i]}: read {res.count} ({res.pose}); p {probs}")
+
+
+def read_views(
+    data: dict[str, np.ndarray],
+    variant: str,
+    fit_part: np.ndarray,
+    eval_part: np.ndarray,
+    block: np.ndarray,
+    args: argparse.Namespace,
+) -> None:
+    """``--views``: choose the views on the fit part; read the eval part once with them."""
+    rule, subset = choose_views(data, variant, fit_part, block)
+    combine = RULES[rule]
+    cols = [0, *(v + 1 for v in subset)]
+    print(f"  chosen: {rule} of views {subset} of the cache's {data['views'].tolist()}")
+    gun_min = gun_min_confidence()
+    model = fit(data, np.flatnonzero(fit_part), variant)
+    parts = [("fit part (in-sample)", fit_part)] + [("EVAL part", eval_part)] * args.eval
+    for name, part in parts:
+        rows = np.flatnonzero(part)
+        probs = view_probabilities(data, model, rows, variant)
+        for label, use in (("photo only", [0]), ("with views", cols)):
+            hits = count_hits(data, rows, combine(probs[:, use]), gun_min)
+            tp, fp, fn = len(hits["tp"]), len(hits["fp"]), len(hits["fn"])
+            print(
+                f"  {name}, {label}: EPSRC 1–5 {100 * np.mean(hits['epsrc']):.1f} % "
+                f"({sum(hits['epsrc'])}/{len(hits['epsrc'])}), sign 1–5 "
+                f"{100 * np.mean(hits['sign']):.1f} % ({sum(hits['sign'])}/{len(hits['sign'])})"
+                f", gun (floor {gun_min:.2f}) precision {100 * tp / max(tp + fp, 1):.1f} % "
+                f"recall {100 * tp / max(tp + fn, 1):.1f} % (TP {tp} FP {fp} FN {fn})"
+            )
+        if args.errors and name == "EVAL part":
+            rows = np.flatnonzero(eval_part & (data["source"] == "epsrc"))
+            probs = combine(view_probabilities(data, model, rows, variant)[:, cols])
+            for i, p in zip(rows, probs, strict=True):
+                res = classify_probabilities(p, gun_min=gun_min)
+                if data["label"][i] != "none" and res.count != int(data["label"][i]):
+                    print(f"    {data['path'][i]}: read {res.count}; p {np.round(p, 2)}")
 
 
 if __name__ == "__main__":
