@@ -17,7 +17,7 @@ inputs, so each found hand is also read on a few **views**: a square crop around
 mirrored or at another crop size (:class:`View`). Each view's landmarks stay in that view's own
 frame (square pixels): the finger features do not change under a turn, a scaling or a mirror
 (:mod:`mafiavision.vision.fingers`), so a view's finger probabilities are comparable with the
-photo's. :func:`combine_views` averages them.
+photo's. :func:`combine_views` lets the views vote on the finger states.
 """
 
 from __future__ import annotations
@@ -57,9 +57,10 @@ class View:
 #: The views ``mafiavision gestures IMAGE`` reads besides the photo itself (chosen on the fit part
 #: of the real photos: ``scripts/compare_finger_features.py --views``; docs/accuracy.md).
 DEFAULT_VIEWS: tuple[View, ...] = (
+    View(False, 0.0, 3.0),
     View(True, 0.0, 3.0),
-    View(False, 20.0, 3.0),
-    View(True, 20.0, 3.0),
+    View(True, -20.0, 3.0),
+    View(False, 0.0, 4.0),
 )
 #: Every view the landmark cache holds (``scripts/extract_handdata_landmarks.py``), from which the
 #: default was chosen.
@@ -78,11 +79,23 @@ VIEW_SIDE = 256  # pixels of a view's square crop
 
 
 def combine_views(probabilities: np.ndarray) -> np.ndarray:
-    """p(extended) per finger of a hand read on several views: (..., views, 5) → (..., 5), the
-    mean over the views that found the hand (rows of NaN: views that did not)."""
+    """p(extended) per finger of a hand read on several views: (..., views, 5) → (..., 5).
+
+    The views that found the hand (rows of NaN: views that did not) vote on the finger states
+    (the five-finger pattern); a tie goes to the pattern of the first row, the photo's own
+    landmarks; the result is the mean of the winning views' probabilities (so its states are the
+    winning pattern). (Averaging all views instead split a count when views put the raised finger
+    on different fingers, e.g. index on two views, middle on two: "1" read as 0.)"""
     p = np.asarray(probabilities, dtype=np.float64)
-    seen = ~np.isnan(p).any(axis=-1, keepdims=True)
-    return np.where(seen, p, 0.0).sum(axis=-2) / np.maximum(seen.sum(axis=-2), 1)
+    flat = p.reshape(-1, *p.shape[-2:])
+    out = np.empty((len(flat), p.shape[-1]))
+    for k, views in enumerate(flat):
+        views = views[~np.isnan(views).any(axis=-1)]
+        states = views > 0.5
+        same = (states[:, None] == states[None]).all(axis=-1)  # (views, views)
+        score = same.sum(axis=1) + 0.5 * same[0]
+        out[k] = views[same[int(np.argmax(score))]].mean(axis=0)
+    return out.reshape(p.shape[:-2] + p.shape[-1:])
 
 
 def load_rgb(path: Path) -> np.ndarray:

@@ -25,12 +25,25 @@ NAN5 = [np.nan] * 5
     ("views", "expected"),
     [
         ([[0.2, 0.9, 0.9, 0.1, 0.1]], [0.2, 0.9, 0.9, 0.1, 0.1]),  # the photo alone
-        ([[0.2, 0.9, 0.9, 0.1, 0.1], [0.6, 0.5, 0.9, 0.1, 0.3]], [0.4, 0.7, 0.9, 0.1, 0.2]),
-        ([[0.2, 0.9, 0.9, 0.1, 0.1], NAN5], [0.2, 0.9, 0.9, 0.1, 0.1]),  # a view found no hand
-        ([[0.0, 1.0, 0.0, 1.0, 0.0], NAN5, [1.0, 1.0, 1.0, 0.0, 0.0]], [0.5, 1, 0.5, 0.5, 0]),
+        # two views agree on index+middle, one says index only: the mean of the two
+        (
+            [[0.2, 0.9, 0.7, 0.1, 0.1], [0.2, 0.8, 0.3, 0.1, 0.1], [0.4, 0.7, 0.9, 0.1, 0.1]],
+            [0.3, 0.8, 0.8, 0.1, 0.1],
+        ),
+        # a tie (index on two views, middle on two) goes to the photo's pattern, never 0 or 2
+        (
+            [[0, 0.1, 0.9, 0, 0], [0, 0.9, 0.1, 0, 0], [0, 0.3, 0.7, 0, 0], [0, 0.7, 0.3, 0, 0]],
+            [0, 0.2, 0.8, 0, 0],
+        ),
+        ([[0.2, 0.9, 0.9, 0.1, 0.1], NAN5, NAN5], [0.2, 0.9, 0.9, 0.1, 0.1]),  # views found none
+        # NaN rows do not vote: the two seen views outvote the photo
+        (
+            [[0.9, 0.9, 0, 0, 0], NAN5, [0.1, 0.9, 0, 0, 0], [0.3, 0.7, 0, 0, 0]],
+            [0.2, 0.8, 0, 0, 0],
+        ),
     ],
 )
-def test_combine_views_averages_the_views_that_found_the_hand(
+def test_combine_views_votes_on_the_finger_states(
     views: list[list[float]], expected: list[float]
 ) -> None:
     assert np.allclose(combine_views(np.array(views)), expected)
