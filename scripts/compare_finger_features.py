@@ -18,7 +18,9 @@ variants compare on the finger states alone. Variants:
   from the nearest bone of the other fingers and from the palm centre, in 3-D and in the image
   plane;
 * suffix ``+zero``: the sign-language "0" ("O": the fingertips on the thumb) labelled as five
-  folded fingers.
+  folded fingers;
+* ``agree``: the thumb counts as extended only when the ``shipped`` and the ``free+zero`` thumb
+  models both say so (p = the smaller).
 
 Model choice uses the FIT part only: the two-fold split of the fit script (blocks of 20
 consecutive photos per class; neighbouring EPSRC frames share a block, so it flatters), and a
@@ -30,17 +32,32 @@ numbers of the rendered sample clips (the most common per-frame sum of the seat'
 the number is shown). ``--eval`` also reads the eval part (EPSRC Set2, odd students);
 ``--errors`` lists the eval part's EPSRC misreads per photo.
 
+``--views`` chooses the test-time-augmentation views of ``mafiavision gestures IMAGE``
+(:data:`mafiavision.vision.photo_hands.DEFAULT_VIEWS`) for each variant, on the same fit-part
+criteria: every subset of the cache's candidate views is read with models fitted on the other
+fold (two-fold split) and on the sign-language photos alone (→ EPSRC Set1); the photo's own
+landmarks are always read, and the views' finger probabilities are combined with them by their
+mean, their median, or a vote on the finger states
+(:func:`~mafiavision.vision.photo_hands.combine_views`, shipped). The
+rule and subset with the best mean count accuracy over the five fit-part figures (folds ×
+EPSRC, sign; sign → Set1) win, the smaller subset on a tie (each view costs one landmarker
+run); the gun figures are printed with the floor (``poses.gun_min_confidence``) applied.
+``--eval`` then reads the eval part with them once.
+
 Usage::
 
     python scripts/compare_finger_features.py [--variants world,shipped] [--eval] [--errors]
+    python scripts/compare_finger_features.py --variants shipped --views [--eval] [--errors]
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -58,11 +75,14 @@ from fit_gesture_thresholds import (  # noqa: E402
 
 from mafiavision.vision.fingers import (  # noqa: E402
     FingerFeatures,
-    FingerModel,
     finger_features,
     square_pixels,
 )
-from mafiavision.vision.gestures import classify_probabilities  # noqa: E402
+from mafiavision.vision.gestures import (  # noqa: E402
+    classify_probabilities,
+    gun_min_confidence,
+)
+from mafiavision.vision.photo_hands import View, combine_views  # noqa: E402
 
 TESTDATA = "mediapipe_testdata_landmarks"
 GUN_NOT_NEGATIVE = {("sign", "2"), ("epsrc", "2"), ("sign", "3"), ("epsrc", "3")}
@@ -136,7 +156,10 @@ def features(data: dict[str, np.ndarray], rows: np.ndarray, variant: str) -> Fin
     return FingerFeatures(shipped.by_finger | {"thumb": thumb})
 
 
-def fit(data: dict[str, np.ndarray], rows: np.ndarray, variant: str) -> FingerModel:
+def fit(data: dict[str, np.ndarray], rows: np.ndarray, variant: str) -> Any:
+    """The variant's model (``agree``: the pair of the shipped and the ``free+zero`` models)."""
+    if variant == "agree":
+        return fit(data, rows, "shipped"), fit(data, rows, "free+zero")
     table = dict(FINGER_LABELS)
     if variant.endswith("+zero"):
         table[("sign", "0")] = (False,) * 5
@@ -147,7 +170,18 @@ def fit(data: dict[str, np.ndarray], rows: np.ndarray, variant: str) -> FingerMo
     return model
 
 
-def guards(model: FingerModel, variant: str, handdata: Path, clips: Path) -> list[str]:
+def read(data: dict[str, np.ndarray], model: Any, rows: np.ndarray, variant: str) -> np.ndarray:
+    """p(extended) (rows, 5) of ``rows`` of ``data`` (``world``, ``landmarks``) by the variant's
+    model; ``agree``: the shipped model's, the thumb's p the smaller of the two thumb models'."""
+    if variant == "agree":
+        shipped, free = model
+        p = shipped.probabilities(features(data, rows, "shipped"))
+        p[:, 0] = np.minimum(p[:, 0], free.probabilities(features(data, rows, "free+zero"))[:, 0])
+        return p
+    return model.probabilities(features(data, rows, variant))
+
+
+def guards(model: Any, variant: str, handdata: Path, clips: Path) -> list[str]:
     """MediaPipe's test hands and the rendered clips' numbers, read by ``model``."""
     names = ("victory", "fist", "pointing_up", "thumb_up")
     expected = ((0, 1, 1, 0, 0), (0, 0, 0, 0, 0), (0, 1, 0, 0, 0), (1, 0, 0, 0, 0))
@@ -158,7 +192,7 @@ def guards(model: FingerModel, variant: str, handdata: Path, clips: Path) -> lis
         "world": np.array([h["world_landmarks_m_xyz"] for h in hands]),
         "landmarks": np.array([h["landmarks_normalized_xyz"] for h in hands]),
     }
-    p = model.probabilities(features(test, np.arange(4), variant))
+    p = read(test, model, np.arange(4), variant)
     wrong = [n for n, pp, e in zip(names, p, expected, strict=True) if tuple(pp > 0.5) != e]
     lines = [f"MediaPipe test hands: thumb_up p(thumb) {p[3, 0]:.2f}; wrong: {wrong or 'none'}"]
     for cache in sorted(clips.glob("*.full.npz")):
@@ -169,7 +203,7 @@ def guards(model: FingerModel, variant: str, handdata: Path, clips: Path) -> lis
             continue
         with np.load(cache) as rec:
             clip = {key: rec[key] for key in ("seat", "t", "held", "world", "landmarks")}
-        counts = model.probabilities(features(clip, np.arange(len(clip["t"])), variant)) > 0.5
+        counts = read(clip, model, np.arange(len(clip["t"])), variant) > 0.5
         for g in shown:
             rows = np.flatnonzero(
                 (clip["seat"] == g["seat"])
@@ -181,13 +215,13 @@ def guards(model: FingerModel, variant: str, handdata: Path, clips: Path) -> lis
             for i in rows:
                 sums[float(clip["t"][i])] = sums.get(float(clip["t"][i]), 0) + counts[i].sum()
             values = list(sums.values())
-            read = max(set(values), key=values.count) if values else None
-            lines.append(f"{name} seat {g['seat']}: shows {g['value']}, read {read}")
+            most = max(set(values), key=values.count) if values else None
+            lines.append(f"{name} seat {g['seat']}: shows {g['value']}, read {most}")
     return lines
 
 
-def score(data: dict[str, np.ndarray], model: FingerModel, rows: np.ndarray, variant: str) -> str:
-    probs = model.probabilities(features(data, rows, variant))
+def score(data: dict[str, np.ndarray], model: Any, rows: np.ndarray, variant: str) -> str:
+    probs = read(data, model, rows, variant)
     ok: dict[str, list[bool]] = {"epsrc": [], "sign": []}
     tp = fp = fn = 0
     for i, p in zip(rows, probs, strict=True):
@@ -207,6 +241,94 @@ def score(data: dict[str, np.ndarray], model: FingerModel, rows: np.ndarray, var
     return f"EPSRC 1–5 {pct(ok['epsrc'])}, sign 1–5 {pct(ok['sign'])}, {gun}"
 
 
+def view_probabilities(
+    data: dict[str, np.ndarray], model: Any, rows: np.ndarray, variant: str
+) -> np.ndarray:
+    """(rows, 1 + views, 5): p(extended) on the photo's landmarks, then on each cached view
+    (NaN where the view found no hand)."""
+    out = [read(data, model, rows, variant)]
+    for v in range(data["view_world"].shape[1]):
+        view = {"world": data["view_world"][:, v], "landmarks": data["view_landmarks"][:, v]}
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out.append(read(view, model, rows, variant))
+    return np.stack(out, axis=1)
+
+
+def count_hits(
+    data: dict[str, np.ndarray], rows: np.ndarray, probs: np.ndarray, gun_min: float
+) -> dict[str, list[bool]]:
+    """Per source, whether each count photo (1–5) was read right; gun TP/FP/FN tallies."""
+    ok: dict[str, list[bool]] = {"epsrc": [], "sign": [], "tp": [], "fp": [], "fn": []}
+    for i, p in zip(rows, probs, strict=True):
+        res = classify_probabilities(p, gun_min=gun_min)
+        key = (str(data["source"][i]), str(data["label"][i]))
+        if key[1] in "12345" and len(key[1]) == 1:
+            ok[key[0]].append(res.count == int(key[1]))
+        if key == ("sign", "2"):
+            ok["tp" if res.pose == "gun" else "fn"].append(True)
+        elif key not in GUN_NOT_NEGATIVE and res.pose == "gun":
+            ok["fp"].append(True)
+    return ok
+
+
+def choose_views(
+    data: dict[str, np.ndarray], variant: str, fit_part: np.ndarray, block: np.ndarray
+) -> tuple[str, tuple[int, ...]]:
+    """The rule and subset of cached views with the best fit-part criteria (module docstring)."""
+    sign, epsrc = data["source"] == "sign", data["source"] == "epsrc"
+    readings = []  # (rows, probabilities per view, which figures to read)
+    for k in (0, 1):
+        model = fit(data, np.flatnonzero(fit_part & (block != k)), variant)
+        rows = np.flatnonzero(fit_part & (block == k))
+        readings.append((rows, view_probabilities(data, model, rows, variant), ("epsrc", "sign")))
+    model = fit(data, np.flatnonzero(fit_part & sign), variant)
+    rows = np.flatnonzero(fit_part & epsrc)
+    readings.append((rows, view_probabilities(data, model, rows, variant), ("epsrc",)))
+    specs = [View(bool(m), float(t), float(s)) for m, t, s in data["views"]]
+    results = []
+    for rule, combine in RULES.items():
+        for n in range(len(specs) + 1):
+            for subset in itertools.combinations(range(len(specs)), n):
+                cols = [0, *(v + 1 for v in subset)]
+                figures = []
+                for rows, probs, keys in readings:
+                    hits = count_hits(data, rows, combine(probs[:, cols]), 0.0)
+                    figures += [100 * float(np.mean(hits[key])) for key in keys]
+                results.append((-float(np.mean(figures)), n, rule, subset, figures))
+    results.sort(key=lambda r: r[:2])
+    for mean, _, rule, subset, figures in results[:10]:
+        names = (
+            ", ".join(
+                f"{'mirror ' if specs[v].mirror else ''}{specs[v].turn:+.0f}° ×{specs[v].scale:g}"
+                for v in subset
+            )
+            or "photo only"
+        )
+        folds = " / ".join(f"{f:.1f}" for f in figures)
+        print(f"  {rule} [{names}]: mean {-mean:.2f} % (fold0 E/S, fold1 E/S, sign→Set1: {folds})")
+    none = next(r for r in results if r[1] == 0)
+    print(f"  photo only: mean {-none[0]:.2f} % ({' / '.join(f'{f:.1f}' for f in none[4])})")
+    return results[0][2], results[0][3]
+
+
+def _median_views(probabilities: np.ndarray) -> np.ndarray:
+    """An alternative: per finger the median over the views that found the hand."""
+    with np.errstate(all="ignore"):
+        return np.nanmedian(probabilities, axis=-2)
+
+
+def _mean_views(probabilities: np.ndarray) -> np.ndarray:
+    """An alternative: per finger the mean over the views that found the hand."""
+    p = np.asarray(probabilities, dtype=np.float64)
+    seen = ~np.isnan(p).any(axis=-1, keepdims=True)
+    return np.where(seen, p, 0.0).sum(axis=-2) / np.maximum(seen.sum(axis=-2), 1)
+
+
+#: How the views' probabilities are combined: the mean, the median, and the shipped vote on the
+#: finger states (added after the eval part's misreads of the mean showed split counts).
+RULES = {"mean": _mean_views, "median": _median_views, "vote": combine_views}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
@@ -219,6 +341,7 @@ def main() -> None:
     )
     parser.add_argument("--eval", action="store_true", help="also read the eval part once")
     parser.add_argument("--errors", action="store_true", help="list eval EPSRC misreads")
+    parser.add_argument("--views", action="store_true", help="choose the TTA views (fit part)")
     args = parser.parse_args()
     data = load_cache(args.cache)
     det = data["detected"]
@@ -229,6 +352,9 @@ def main() -> None:
     print(f"data: {args.cache} (real MediaPipe full-model landmarks of ../shared/handdata)")
     for variant in args.variants.split(","):
         print(f"\n== {variant}")
+        if args.views:
+            read_views(data, variant, fit_part, eval_part, block, args)
+            continue
         for k in (0, 1):
             model = fit(data, np.flatnonzero(fit_part & (block != k)), variant)
             held = np.flatnonzero(fit_part & (block == k))
@@ -247,11 +373,49 @@ def main() -> None:
         print(f"  EVAL part: {score(data, model, rows, variant)}")
         if args.errors:
             rows = np.flatnonzero(eval_part & epsrc & (data["label"] != "none"))
-            for i, p in zip(rows, model.probabilities(features(data, rows, variant)), strict=True):
+            for i, p in zip(rows, read(data, model, rows, variant), strict=True):
                 res = classify_probabilities(p, gun_min=0.0)
                 if res.count != int(data["label"][i]):
                     probs = " ".join(f"{x:.2f}" for x in p)
                     print(f"    {data['path'][i]}: read {res.count} ({res.pose}); p {probs}")
+
+
+def read_views(
+    data: dict[str, np.ndarray],
+    variant: str,
+    fit_part: np.ndarray,
+    eval_part: np.ndarray,
+    block: np.ndarray,
+    args: argparse.Namespace,
+) -> None:
+    """``--views``: choose the views on the fit part; read the eval part once with them."""
+    rule, subset = choose_views(data, variant, fit_part, block)
+    combine = RULES[rule]
+    cols = [0, *(v + 1 for v in subset)]
+    print(f"  chosen: {rule} of views {subset} of the cache's {data['views'].tolist()}")
+    gun_min = gun_min_confidence()
+    model = fit(data, np.flatnonzero(fit_part), variant)
+    parts = [("fit part (in-sample)", fit_part)] + [("EVAL part", eval_part)] * args.eval
+    for name, part in parts:
+        rows = np.flatnonzero(part)
+        probs = view_probabilities(data, model, rows, variant)
+        for label, use in (("photo only", [0]), ("with views", cols)):
+            hits = count_hits(data, rows, combine(probs[:, use]), gun_min)
+            tp, fp, fn = len(hits["tp"]), len(hits["fp"]), len(hits["fn"])
+            print(
+                f"  {name}, {label}: EPSRC 1–5 {100 * np.mean(hits['epsrc']):.1f} % "
+                f"({sum(hits['epsrc'])}/{len(hits['epsrc'])}), sign 1–5 "
+                f"{100 * np.mean(hits['sign']):.1f} % ({sum(hits['sign'])}/{len(hits['sign'])})"
+                f", gun (floor {gun_min:.2f}) precision {100 * tp / max(tp + fp, 1):.1f} % "
+                f"recall {100 * tp / max(tp + fn, 1):.1f} % (TP {tp} FP {fp} FN {fn})"
+            )
+        if args.errors and name == "EVAL part":
+            rows = np.flatnonzero(eval_part & (data["source"] == "epsrc"))
+            probs = combine(view_probabilities(data, model, rows, variant)[:, cols])
+            for i, p in zip(rows, probs, strict=True):
+                res = classify_probabilities(p, gun_min=gun_min)
+                if data["label"][i] != "none" and res.count != int(data["label"][i]):
+                    print(f"    {data['path'][i]}: read {res.count}; p {np.round(p, 2)}")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,11 @@ Uses the landmark cache of ``scripts/extract_handdata_landmarks.py`` (real Media
 ../shared/handdata) and the fitted ``mafiavision/vision/thresholds.json``; reports on the "eval"
 part by default (EPSRC Set2, odd-indexed sign-language students), never used for fitting.
 
+Each hand is read as ``mafiavision gestures IMAGE`` reads it: its own landmarks and the
+test-time-augmentation views of :data:`mafiavision.vision.photo_hands.DEFAULT_VIEWS` (cached
+by the extraction script), finger probabilities averaged; ``--no-views``: the photo's own
+landmarks only.
+
 Prints: detection rate per class; count accuracy per detected hand per class (EPSRC 1–5,
 sign-language 1–5: sign "3" is thumb+index+middle = three fingers); the confusion matrix of
 counts and poses; finger-gun precision and recall; the cost of classifying a hand.
@@ -17,7 +22,7 @@ as negatives.
 
 Usage::
 
-    python scripts/eval_gestures.py [--part eval|fit|all] [--cache cache/handdata_landmarks.npz]
+    python scripts/eval_gestures.py [--part eval|fit|all] [--no-views] [--world-only]
 """
 
 from __future__ import annotations
@@ -32,7 +37,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from extract_handdata_landmarks import DEFAULT_CACHE, DEFAULT_HANDDATA, load_cache  # noqa: E402
+from extract_handdata_landmarks import (  # noqa: E402
+    DEFAULT_CACHE,
+    DEFAULT_HANDDATA,
+    load_cache,
+    view_columns,
+)
 
 from mafiavision.machine import describe_machine  # noqa: E402
 from mafiavision.vision.fingers import default_model, finger_features  # noqa: E402
@@ -41,6 +51,7 @@ from mafiavision.vision.gestures import (  # noqa: E402
     classify_hand,
     classify_probabilities,
 )
+from mafiavision.vision.photo_hands import DEFAULT_VIEWS, combine_views  # noqa: E402
 
 COUNT_CLASSES = [("epsrc", str(n), n) for n in range(1, 6)] + [
     ("sign", str(n), n) for n in range(1, 6)
@@ -52,17 +63,25 @@ def _pct(num: int, den: int) -> str:
     return f"{100 * num / den:5.1f} % ({num}/{den})" if den else "   n/a"
 
 
-def evaluate(data: dict[str, np.ndarray], part: str, world_only: bool) -> None:
+def evaluate(data: dict[str, np.ndarray], part: str, world_only: bool, views: bool) -> None:
     use = np.ones(len(data["path"]), dtype=bool) if part == "all" else data["part"] == part
     model = default_model()
     probs = np.full((len(use), 5), np.nan)
     det = data["detected"]
     image = None if world_only else data["landmarks"][det]
-    probs[det] = model.probabilities(finger_features(data["world"][det], image))
+    per_view = [model.probabilities(finger_features(data["world"][det], image))]
+    for col in view_columns(data, DEFAULT_VIEWS) if views else []:
+        world = data["view_world"][det, col]
+        image = None if world_only else data["view_landmarks"][det, col]
+        with np.errstate(invalid="ignore", divide="ignore"):  # NaN: the view found no hand
+            per_view.append(model.probabilities(finger_features(world, image)))
+    probs[det] = combine_views(np.stack(per_view, axis=1))
     results = {i: classify_probabilities(probs[i]) for i in np.flatnonzero(det & use)}
 
     view = "world landmarks only (x, y stand in for the image)" if world_only else "world + image"
+    tta = f"{len(per_view) - 1} views ({', '.join(map(str, DEFAULT_VIEWS))})" if views else "none"
     print(f"part: {part}; photos: {use.sum()}, detected: {(det & use).sum()}; landmarks: {view}")
+    print(f"test-time augmentation: photo + {tta}")
     print("\n| class | photos | detected | count accuracy (per detected hand) |")
     print("|---|---|---|---|")
     target_ok = target_n = 0
@@ -176,9 +195,12 @@ def main() -> None:
         help="read the world landmarks only, as the shot detector does (their x, y stand in "
         "for the image landmarks)",
     )
+    parser.add_argument(
+        "--no-views", action="store_true", help="read each photo's own landmarks only (no TTA)"
+    )
     args = parser.parse_args()
     print(f"data: {args.cache} (real MediaPipe full-model landmarks of ../shared/handdata)")
-    evaluate(load_cache(args.cache), args.part, args.world_only)
+    evaluate(load_cache(args.cache), args.part, args.world_only, not args.no_views)
     evaluate_keypoints_2d(args.handdata)
 
 

@@ -5,7 +5,11 @@ digits 0–9 (100×100, upscaled ×3 by :class:`PhotoHandDetector`, whose ``min_
 IMAGE mode, the *full* landmark model, one hand per photo (with the detector's padded pass). The
 cache (``cache/handdata_landmarks.npz``, outside git: derived data, regenerate it) holds, per
 photo: its path relative to handdata, source, label, the fixed fit/eval part, whether a hand was
-detected, the normalised and world landmarks (NaN when not detected) and the detection score.
+detected, the normalised and world landmarks (NaN when not detected) and the detection score, and
+the hand's landmarks on every test-time-augmentation view of
+:data:`mafiavision.vision.photo_hands.CANDIDATE_VIEWS` (``view_landmarks``, ``view_world``: NaN
+where the view found no hand; ``views``: mirror, turn, scale per view), read by the same
+:meth:`PhotoHandDetector.views` call as ``mafiavision gestures IMAGE``.
 
 The fixed split (thresholds are fitted on "fit" and reported on "eval"):
 * EPSRC: Set1 → fit, Set2 → eval (two sessions of one person).
@@ -33,7 +37,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from mafiavision.vision.photo_hands import PhotoHandDetector, load_rgb  # noqa: E402
+from mafiavision.vision.photo_hands import (  # noqa: E402
+    CANDIDATE_VIEWS,
+    PhotoHandDetector,
+    View,
+    load_rgb,
+)
 
 DEFAULT_HANDDATA = ROOT.parent / "shared" / "handdata"
 DEFAULT_CACHE = ROOT / "cache" / "handdata_landmarks.npz"
@@ -73,13 +82,20 @@ def extract(handdata: Path, out: Path) -> None:
     world = np.full((n, 21, 3), np.nan, dtype=np.float32)
     score = np.zeros(n, dtype=np.float32)
     detected = np.zeros(n, dtype=bool)
+    nv = len(CANDIDATE_VIEWS)
+    view_landmarks = np.full((n, nv, 21, 3), np.nan, dtype=np.float32)
+    view_world = np.full((n, nv, 21, 3), np.nan, dtype=np.float32)
     start = time.perf_counter()
     with PhotoHandDetector("full", max_hands=1) as detector:
         for i, (rel, _source, _label, _part) in enumerate(rows):
-            hands = detector.detect(load_rgb(handdata / rel))
+            rgb = load_rgb(handdata / rel)
+            hands = detector.detect(rgb)
             if hands:
                 landmarks[i], world[i] = hands[0].landmarks, hands[0].world
                 score[i], detected[i] = hands[0].score, True
+                for v, seen in enumerate(detector.views(rgb, hands[0], CANDIDATE_VIEWS)):
+                    if seen is not None:
+                        view_landmarks[i, v], view_world[i, v] = seen
             if (i + 1) % 250 == 0:
                 print(f"{i + 1}/{n} photos, {time.perf_counter() - start:.0f} s", flush=True)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -93,6 +109,9 @@ def extract(handdata: Path, out: Path) -> None:
         landmarks=landmarks,
         world=world,
         score=score,
+        views=np.array([(v.mirror, v.turn, v.scale) for v in CANDIDATE_VIEWS], dtype=np.float32),
+        view_landmarks=view_landmarks,
+        view_world=view_world,
     )
     print(f"{n} photos, {detected.sum()} detected, {time.perf_counter() - start:.0f} s → {out}")
 
@@ -103,6 +122,15 @@ def load_cache(path: Path = DEFAULT_CACHE) -> dict[str, np.ndarray]:
         raise SystemExit(f"{path}: no landmark cache; run scripts/extract_handdata_landmarks.py")
     with np.load(path) as data:
         return {key: data[key] for key in data.files}
+
+
+def view_columns(data: dict[str, np.ndarray], views: tuple[View, ...]) -> list[int]:
+    """The cache's columns of ``views`` (``view_landmarks[:, column]``), or a clear exit."""
+    cached = [View(bool(m), float(t), float(s)) for m, t, s in data.get("views", [])]
+    missing = [v for v in views if v not in cached]
+    if missing:
+        raise SystemExit(f"the landmark cache lacks views {missing}: rerun this script")
+    return [cached.index(v) for v in views]
 
 
 def main() -> None:

@@ -4,7 +4,9 @@
     mafiavision gestures VIDEO --table table.json [--json]
 
 Photos: MediaPipe runs over the whole image (small images upscaled, a padded pass and tiles when
-hands are missing, see :mod:`mafiavision.vision.photo_hands`); one JSON object per image:
+hands are missing, see :mod:`mafiavision.vision.photo_hands`); each hand's fingers are read on
+its own landmarks and on a few test-time-augmentation views of it (mirrored, turned, cropped:
+``photo_hands.DEFAULT_VIEWS``), their probabilities averaged; one JSON object per image:
 ``{"image", "hands": [{"bbox", "score", "pose", "count", "fingers"}]}``.
 
 Video: the seat tracker (:mod:`mafiavision.vision.hands`) follows each seat of the table; every
@@ -57,14 +59,17 @@ def hand_record(hand: Any, pose: Any) -> dict[str, Any]:
 
 
 def run_images(args: argparse.Namespace) -> int:
-    from mafiavision.vision.gestures import classify_hand
+    from mafiavision.vision.gestures import classify_probabilities
     from mafiavision.vision.photo_hands import PhotoHandDetector, load_rgb
 
     images = [(path, load_rgb(path)) for path in args.inputs]  # fail early on a bad file
     with PhotoHandDetector(args.model, max_hands=args.max_hands) as detector:
         for path, rgb in images:
             hands = sorted(detector.detect(rgb), key=lambda h: h.bbox[0])
-            records = [hand_record(h, classify_hand(h.world, h.landmarks)) for h in hands]
+            records = [
+                hand_record(h, classify_probabilities(detector.finger_probabilities(rgb, h)))
+                for h in hands
+            ]
             if args.json:
                 print(json.dumps({"image": str(path), "hands": records}))
             else:

@@ -10,6 +10,14 @@ a tiny photo, is missed. :class:`PhotoHandDetector` therefore
   hand overlapping one already found is dropped.
 
 Landmarks are returned normalised to the *original* image, bounding boxes in its pixels.
+
+Test-time augmentation (:meth:`PhotoHandDetector.views`): MediaPipe's landmark failures (a
+finger's chain laid on another, collapsed fingers) often differ between slightly different
+inputs, so each found hand is also read on a few **views**: a square crop around it, turned,
+mirrored or at another crop size (:class:`View`). Each view's landmarks stay in that view's own
+frame (square pixels): the finger features do not change under a turn, a scaling or a mirror
+(:mod:`mafiavision.vision.fingers`), so a view's finger probabilities are comparable with the
+photo's. :func:`combine_views` lets the views vote on the finger states.
 """
 
 from __future__ import annotations
@@ -32,6 +40,62 @@ class PhotoHand:
     score: float  # handedness score (MediaPipe's presence-like confidence)
     handedness: str  # "Left" / "Right" as MediaPipe reports it (often wrong: never rely on it)
     bbox: tuple[float, float, float, float]  # x0, y0, x1, y1 in pixels of the original image
+
+
+@dataclass(frozen=True)
+class View:
+    """A square crop around a found hand: ``scale`` × the hand's longer side, turned ``turn``
+    degrees (counter-clockwise in the photo), mirrored left–right when ``mirror``. (Crops of
+    2 × the hand's side missed the hand on 6 of 25 EPSRC photos, the palm detector wanting more
+    context; 3 × on 1, 4 × on 0.)"""
+
+    mirror: bool
+    turn: float
+    scale: float
+
+
+#: The views ``mafiavision gestures IMAGE`` reads besides the photo itself (chosen on the fit part
+#: of the real photos: ``scripts/compare_finger_features.py --views``; docs/accuracy.md).
+DEFAULT_VIEWS: tuple[View, ...] = (
+    View(False, 0.0, 3.0),
+    View(True, 0.0, 3.0),
+    View(True, -20.0, 3.0),
+    View(False, 0.0, 4.0),
+)
+#: Every view the landmark cache holds (``scripts/extract_handdata_landmarks.py``), from which the
+#: default was chosen.
+CANDIDATE_VIEWS: tuple[View, ...] = (
+    View(False, 0.0, 3.0),
+    View(True, 0.0, 3.0),
+    View(False, 20.0, 3.0),
+    View(False, -20.0, 3.0),
+    View(True, 20.0, 3.0),
+    View(True, -20.0, 3.0),
+    View(False, 0.0, 2.5),
+    View(False, 0.0, 4.0),
+    View(True, 0.0, 4.0),
+)
+VIEW_SIDE = 256  # pixels of a view's square crop
+
+
+def combine_views(probabilities: np.ndarray) -> np.ndarray:
+    """p(extended) per finger of a hand read on several views: (..., views, 5) → (..., 5).
+
+    The views that found the hand (rows of NaN: views that did not) vote on the finger states
+    (the five-finger pattern); a tie goes to the pattern of the first row, the photo's own
+    landmarks; the result is the mean of the winning views' probabilities (so its states are the
+    winning pattern). (Averaging all views instead split a count when views put the raised finger
+    on different fingers, e.g. index on two views, middle on two: "1" read as 0.)"""
+    p = np.asarray(probabilities, dtype=np.float64)
+    flat = p.reshape(-1, *p.shape[-2:])
+    out = np.empty((len(flat), p.shape[-1]))
+    for k, views in enumerate(flat):
+        views = views[~np.isnan(views).any(axis=-1)]
+        states = views > 0.5
+        same = (states[:, None] == states[None]).all(axis=-1)  # (views, views)
+        score = same.sum(axis=1) + 0.5 * same[0]
+        out[k] = views[same[int(np.argmax(score))]].mean(axis=0)
+    return out.reshape(p.shape[:-2] + p.shape[-1:])
 
 
 def load_rgb(path: Path) -> np.ndarray:
@@ -201,3 +265,51 @@ class PhotoHandDetector:
             hands += self._view(tile, (-x0, -y0), (ww, wh), shape, hands)
         hands.sort(key=lambda hand: -hand.score)
         return hands[: self.max_hands]
+
+    def views(
+        self, rgb: np.ndarray, hand: PhotoHand, views: tuple[View, ...] = DEFAULT_VIEWS
+    ) -> list[tuple[np.ndarray, np.ndarray] | None]:
+        """The hand's (image landmarks, world landmarks) on each view, None where the view shows
+        no hand on the found one (box overlap below 0.3 in the photo). Image landmarks are
+        normalised to the view's square crop."""
+        import cv2
+
+        height, width = rgb.shape[:2]
+        x0, y0, x1, y1 = hand.bbox
+        centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+        longer = max(x1 - x0, y1 - y0, 8.0)
+        out: list[tuple[np.ndarray, np.ndarray] | None] = []
+        for view in views:
+            zoom = VIEW_SIDE / (view.scale * longer)
+            m = cv2.getRotationMatrix2D(centre, view.turn, zoom)  # photo → view, 2×3
+            m[:, 2] += VIEW_SIDE / 2 - np.asarray(centre)
+            if view.mirror:
+                m[0] = -m[0]
+                m[0, 2] += VIEW_SIDE
+            crop = cv2.warpAffine(
+                rgb,
+                m,
+                (VIEW_SIDE, VIEW_SIDE),
+                flags=cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+            back = cv2.invertAffineTransform(m)
+            best: tuple[float, tuple[np.ndarray, np.ndarray] | None] = (0.3, None)
+            for lm, world, _, _ in self._run(crop):
+                pts = lm[:, :2] * VIEW_SIDE @ back[:, :2].T + back[:, 2]
+                photo = np.column_stack([pts[:, 0] / width, pts[:, 1] / height, lm[:, 2]])
+                overlap = _iou(_bbox(photo, width, height), hand.bbox)
+                if overlap >= best[0]:
+                    best = (overlap, (lm, world))
+            out.append(best[1])
+        return out
+
+    def finger_probabilities(
+        self, rgb: np.ndarray, hand: PhotoHand, views: tuple[View, ...] = DEFAULT_VIEWS
+    ) -> np.ndarray:
+        """p(extended) per finger (order :data:`~mafiavision.vision.fingers.FINGERS`) of a hand
+        found on ``rgb``: its own landmarks and each view's, combined by :func:`combine_views`."""
+        from mafiavision.vision.fingers import finger_probabilities
+
+        seen = [(hand.landmarks, hand.world)] + [v for v in self.views(rgb, hand, views) if v]
+        return combine_views(np.stack([finger_probabilities(w, lm) for lm, w in seen]))

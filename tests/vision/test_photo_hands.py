@@ -1,0 +1,101 @@
+"""Test-time-augmentation views of hands found on real photos (real MediaPipe), and their
+combination."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mafiavision.vision.photo_hands import (
+    CANDIDATE_VIEWS,
+    PhotoHandDetector,
+    View,
+    combine_views,
+    load_rgb,
+)
+
+EPSRC = "epsrc_finger_counting_human"
+SIGN = "sign_language_digits_ardamavi"
+NAN5 = [np.nan] * 5
+
+
+@pytest.mark.parametrize(
+    ("views", "expected"),
+    [
+        ([[0.2, 0.9, 0.9, 0.1, 0.1]], [0.2, 0.9, 0.9, 0.1, 0.1]),  # the photo alone
+        # two views agree on index+middle, one says index only: the mean of the two
+        (
+            [[0.2, 0.9, 0.7, 0.1, 0.1], [0.2, 0.8, 0.3, 0.1, 0.1], [0.4, 0.7, 0.9, 0.1, 0.1]],
+            [0.3, 0.8, 0.8, 0.1, 0.1],
+        ),
+        # a tie (index on two views, middle on two) goes to the photo's pattern, never 0 or 2
+        (
+            [[0, 0.1, 0.9, 0, 0], [0, 0.9, 0.1, 0, 0], [0, 0.3, 0.7, 0, 0], [0, 0.7, 0.3, 0, 0]],
+            [0, 0.2, 0.8, 0, 0],
+        ),
+        ([[0.2, 0.9, 0.9, 0.1, 0.1], NAN5, NAN5], [0.2, 0.9, 0.9, 0.1, 0.1]),  # views found none
+        # NaN rows do not vote: the two seen views outvote the photo
+        (
+            [[0.9, 0.9, 0, 0, 0], NAN5, [0.1, 0.9, 0, 0, 0], [0.3, 0.7, 0, 0, 0]],
+            [0.2, 0.8, 0, 0, 0],
+        ),
+    ],
+)
+def test_combine_views_votes_on_the_finger_states(
+    views: list[list[float]], expected: list[float]
+) -> None:
+    assert np.allclose(combine_views(np.array(views)), expected)
+    batch = combine_views(np.array([views, views]))  # a leading batch axis
+    assert batch.shape == (2, 5) and np.allclose(batch, expected)
+
+
+@pytest.fixture(scope="module")
+def detector() -> PhotoHandDetector:
+    with PhotoHandDetector("full", max_hands=2) as det:
+        yield det
+
+
+@pytest.mark.parametrize(
+    ("photo", "extended"),
+    [
+        (f"{SIGN}/5/IMG_1123.JPG", (1, 1, 1, 1, 1)),  # 100×100, the hand fills the photo
+        (f"{EPSRC}/2/Set2_two_1.jpg", (0, 1, 1, 0, 0)),  # back of the hand, V
+        (f"{EPSRC}/4/Set2_four_1.jpg", (0, 1, 1, 1, 1)),
+    ],
+)
+def test_every_candidate_view_reads_a_clear_hand(
+    detector: PhotoHandDetector, handdata: Path, photo: str, extended: tuple[int, ...]
+) -> None:
+    """Each view (mirrored, turned, cropped) finds the same hand and, on a clear pose, the same
+    fingers: the features do not change under a turn, a scaling or a mirror."""
+    from mafiavision.vision.fingers import finger_probabilities
+
+    rgb = load_rgb(handdata / photo)
+    (hand,) = detector.detect(rgb)[:1]
+    views = detector.views(rgb, hand, CANDIDATE_VIEWS)
+    read = [
+        tuple(int(x) for x in finger_probabilities(w, lm) > 0.5) for lm, w in filter(None, views)
+    ]
+    assert len(read) >= len(CANDIDATE_VIEWS) - 2, views  # a view may miss the hand
+    assert read.count(extended) >= len(read) - 1, read
+    assert tuple(int(x) for x in detector.finger_probabilities(rgb, hand) > 0.5) == extended
+
+
+def test_views_keep_to_their_hand_on_a_two_hand_photo(
+    detector: PhotoHandDetector, handdata: Path
+) -> None:
+    """A crop around one hand that also shows the other reads the hand it was made for."""
+    import cv2
+
+    left = cv2.resize(load_rgb(handdata / SIGN / "5" / "IMG_1123.JPG"), (480, 480))
+    right = load_rgb(handdata / EPSRC / "2" / "Set2_two_1.jpg")
+    rgb = np.hstack([left, right])
+    hands = sorted(detector.detect(rgb), key=lambda h: h.bbox[0])
+    assert len(hands) == 2
+    wide = (View(False, 0.0, 3.0), View(True, 0.0, 3.0))
+    for hand, count in zip(hands, (5, 2), strict=True):
+        for seen in detector.views(rgb, hand, wide):
+            assert seen is not None
+        assert int((detector.finger_probabilities(rgb, hand, wide) > 0.5).sum()) == count
