@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from mafiavision.analysis.pipeline import NO_RECORD
 from tests.analysis.media_files import corrupt, remux
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,7 +74,9 @@ def test_analyze_prints_the_report_path(clip: Path) -> None:
     proc = run("analyze", str(short), "--table", str(clip.parent / "table.json"), "--rules",
                "kharkiv", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == str(out / "report.html")
+    # no deal: no game record, and stdout says which flag gives one; the report's path last
+    assert proc.stdout.strip().splitlines() == [NO_RECORD, str(out / "report.html")]
+    assert "--deal DEAL.yaml" in NO_RECORD
     assert (out / "events.json").exists()
     assert "short.mkv" in proc.stderr  # the progress bar
     assert "Traceback" not in proc.stderr

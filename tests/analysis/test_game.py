@@ -61,13 +61,14 @@ def test_checks_agree_and_get_their_answers(batch_run: BatchRun, tmp_path) -> No
     disputes = compare(entries, events.hunts, events.checks)
     # the clip shows no hunt, the record has one (nobody shot): that is the only dispute
     assert [(d.kind, d.analysis) for d in disputes] == [("hunt", "no hunt found")]
-    checks, warnings = write_record(tmp_path / "analysis.jsonl", SAMPLES / "x.mp4", header,
-                                    entries, events.hunts, events.checks)
+    checks, warnings, info = write_record(tmp_path / "analysis.jsonl", SAMPLES / "x.mp4",
+                                          header, entries, events.hunts, events.checks)
     assert warnings == []
     assert [(c.seat, c.role, c.value, c.answer) for c in checks] == [
         (3, "don", 4, True), (4, "sheriff", 8, False)]
     game = replay(tmp_path / "analysis.jsonl")
     assert [type(a).__name__ for a in game.actions[-2:]] == ["Check", "Check"]
+    assert (info.actions, info.deal) == (len(game.actions), "the live record")
 
 
 @pytest.mark.parametrize("shots", [None, 6])
