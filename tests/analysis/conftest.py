@@ -35,17 +35,11 @@ BENCH_CLIP, BENCH_DAY = "kharkiv_hit_ru", 2.0
 
 
 def write_deal(game: str, path: Path) -> Path:
-    """The deal of a sample clip as a club's moderator writes it (each role with its seats, the
-    most frequent card left out), from the clip's truth: the tests' stand-in for the sheet."""
-    truth = json.loads((SAMPLES / f"{game}.truth.json").read_text())
-    seats: dict[str, list[int]] = {}
-    for seat, role in sorted(truth["roles"].items(), key=lambda kv: int(kv[0])):
-        seats.setdefault(role, []).append(int(seat))
-    plain = max(seats, key=lambda role: len(seats[role]))
-    lines = ["roles:"] + [f"  {role}: {s[0] if len(s) == 1 else s}"
-                          for role, s in seats.items() if role != plain]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
+    """The deal of a sample clip as a club's moderator writes it, from the clip's truth (the
+    tests' stand-in for the moderator's sheet; ``scripts/eval_analyze.py`` does the same)."""
+    from scripts.eval_analyze import write_deal as from_truth
+
+    return from_truth(json.loads((SAMPLES / f"{game}.truth.json").read_text()), path)
 
 
 def _clips() -> list[Path]:
