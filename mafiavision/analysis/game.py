@@ -276,13 +276,19 @@ class _Unreachable(Exception):
 
 @dataclass(frozen=True)
 class _Observed:
-    """Something the recording shows, as the game action it becomes."""
+    """Something the recording shows, as the game action it becomes at its step."""
 
     t: float
     what: str  # for warnings: "hunt 1 (12.3 s)"
-    wanted: Callable[[object], bool]  # is this the step it belongs to?
-    make: Callable[[object, object], object]  # (game, step) -> action
+    kind: str  # the step it belongs to: its action kind and its team or acting seat
+    team: str | None
+    seat: int | None
+    make: Callable[[object, object], object]  # (game, step) -> the action
     evidence: object
+
+    def at(self, step) -> bool:
+        return (step.action == self.kind and (self.team is None or step.team == self.team)
+                and (self.seat is None or step.seats == (self.seat,)))
 
 
 def answer_checks(rules, deal: GameDeal, checks: list[CheckRecord]) -> list[CheckRecord]:
@@ -301,6 +307,92 @@ def answer_checks(rules, deal: GameDeal, checks: list[CheckRecord]) -> list[Chec
     return out
 
 
+def _observed(rules, deal: GameDeal, source: Path, hunts: list[HuntRecord],
+              checks: list[CheckRecord], orders: list[OrdersRecord], leaders: list[CheckSpan],
+              warnings: list[str]) -> list[_Observed]:
+    """What the analysis found, as game actions by the deal's roles, in the recording's order;
+    what the deal rules out (a check by a civilian, ...) is left out with a warning."""
+    from mafiavision.rules import Check, Hunt, LeaderShown, Meet, MemberShot, ShotKind
+
+    def role(seat: int) -> str:
+        return deal.roles[seat - 1]
+
+    def leaves(what: str, why: str) -> None:
+        warnings.append(f"{what} is not in the game record: {why}")
+
+    out: list[_Observed] = []
+    for o in orders:
+        team = rules.team_of(role(o.seat))
+        meet = next((z for z in rules.night_zero if z.kind == "meet" and z.team == team.name),
+                    None)
+        what = f"the orders of seat {o.seat} ({o.start:.1f} s)"
+        if meet is None:
+            leaves(what, f"seat {o.seat} is a {role(o.seat)} by the deal")
+            continue
+        action = Meet(team=team.name, orders=tuple(o.orders or ())[:meet.orders])
+        out.append(_Observed(o.start, what, "meet", team.name, None,
+                             lambda g, st, action=action: action,
+                             _seen(source, o.start, o.end, o.confidence,
+                                   passes=o.passes if o.orders is None else None)))
+    for leader in leaders:
+        team = rules.team_of(role(leader.seat))
+        what = f"seat {leader.seat} showing himself ({leader.start:.1f} s)"
+        if role(leader.seat) != team.leader:
+            leaves(what, f"seat {leader.seat} is a {role(leader.seat)} by the deal")
+            continue
+        action = LeaderShown(seat=leader.seat)
+        out.append(_Observed(leader.start, what, "leader_shown", team.name, None,
+                             lambda g, st, action=action: action,
+                             _seen(source, leader.start, leader.end, leader.confidence)))
+    for h in hunts:
+        what = f"hunt {h.index} ({h.start:.1f} s)"
+        teams = Counter(rules.team_of(role(m)).name for m in h.members
+                        if rules.team_of(role(m)).bandit)
+        if not teams:
+            leaves(what, f"no hunter (seats {', '.join(map(str, h.members))}) is a bandit by "
+                   "the deal")
+            continue
+        team = teams.most_common(1)[0][0]
+
+        def hunt(g, st, h=h, team=team, what=what) -> Hunt:
+            """One observation per hunter the game expects: the analysis's, else not seen."""
+            found = {m.seat: m for m in h.verdict.members}
+            for s in st.seats:
+                if s not in found:
+                    warnings.append(f"{what}: seat {s} ({role(s)} by the deal) was not seen "
+                                    "hunting: recorded as 'not_seen'")
+            for s in sorted(set(found) - set(st.seats)):
+                warnings.append(f"{what}: seat {s} ({role(s)} by the deal) held the gun: not "
+                                f"a hunter of {team} tonight, left out of the hunt")
+            return Hunt(team=team, shots=tuple(
+                MemberShot(seat=s, kind=ShotKind(found[s].kind), target=found[s].target)
+                if s in found else MemberShot(seat=s, kind=ShotKind.NOT_SEEN)
+                for s in st.seats))
+
+        out.append(_Observed(h.start, what, "hunt", team, None, hunt,
+                             _seen(source, h.start, h.end, h.verdict.confidence,
+                                   questions=h.verdict.questions)))
+    for c in checks:
+        team = rules.team_of(role(c.seat))
+        what = f"check {c.index} ({c.start:.1f} s)"
+        if role(c.seat) != team.leader or not team.leader_finds:
+            leaves(what, f"seat {c.seat} is a {role(c.seat)} by the deal, not a leader who "
+                   "checks")
+            continue
+
+        def check(g, st, c=c) -> Check:
+            """The number shown and the moderator's true answer (an unknown seat is refused)."""
+            if c.value is None:
+                return Check(seat=c.seat, target=None, answer=None)
+            valid = 1 <= c.value <= len(deal.roles)
+            return Check(seat=c.seat, target=c.value,
+                         answer=valid and g.check_answer(c.seat, c.value))
+
+        out.append(_Observed(c.start, what, "check", None, c.seat, check,
+                             _seen(source, c.start, c.end, c.confidence, doubts=c.doubts)))
+    return sorted(out, key=lambda o: o.t)
+
+
 def record_from_deal(path: Path, source: Path, rules, deal: GameDeal, hunts: list[HuntRecord],
                      checks: list[CheckRecord], orders: list[OrdersRecord],
                      leaders: list[CheckSpan]) -> tuple[list[str], RecordInfo]:
@@ -313,108 +405,20 @@ def record_from_deal(path: Path, source: Path, rules, deal: GameDeal, hunts: lis
     the game): an observed action that only comes after a hunt the analysis did not find is left
     out, with a warning. The record ends with the last observed action. Returns the warnings and
     what was written."""
-    from mafiavision.rules import (
-        Check,
-        Deal,
-        Game,
-        Hunt,
-        IllegalAction,
-        LeaderShown,
-        Meet,
-        MemberShot,
-        ShotKind,
-    )
+    from mafiavision.rules import Deal, Game, Hunt, IllegalAction
     from mafiavision.rules.record import Evidence
     from mafiavision.rules.script import quiet_action
 
-    roles = deal.roles
     warnings: list[str] = []
-    observed: list[_Observed] = []
-
-    def role(seat: int) -> str:
-        return roles[seat - 1]
-
-    def leaves(what: str, why: str) -> None:
-        warnings.append(f"{what} is not in the game record: {why}")
-
-    for o in orders:
-        team = rules.team_of(role(o.seat))
-        spec = next((z for z in rules.night_zero if z.kind == "meet" and z.team == team.name),
-                    None)
-        what = f"the orders of seat {o.seat} ({o.start:.1f} s)"
-        if spec is None:
-            leaves(what, f"seat {o.seat} is a {role(o.seat)} by the deal ({deal.origin})")
-            continue
-        shown = tuple(o.orders or ())[:spec.orders]
-        observed.append(_Observed(
-            o.start, what, lambda st, team=team.name: st.action == "meet" and st.team == team,
-            lambda g, st, team=team.name, shown=shown: Meet(team=team, orders=shown),
-            _seen(source, o.start, o.end, o.confidence, passes=o.passes if o.orders is None
-                  else None)))
-    for leader in leaders:
-        team = rules.team_of(role(leader.seat))
-        what = f"seat {leader.seat} showing himself ({leader.start:.1f} s)"
-        if role(leader.seat) != team.leader or not any(
-                z.kind == "leader" and z.team == team.name for z in rules.night_zero):
-            leaves(what, f"seat {leader.seat} is a {role(leader.seat)} by the deal")
-            continue
-        observed.append(_Observed(
-            leader.start, what,
-            lambda st, team=team.name: st.action == "leader_shown" and st.team == team,
-            lambda g, st, seat=leader.seat: LeaderShown(seat=seat),
-            _seen(source, leader.start, leader.end, leader.confidence)))
-    for h in hunts:
-        what = f"hunt {h.index} ({h.start:.1f} s)"
-        teams = Counter(rules.team_of(role(m)).name for m in h.members
-                        if rules.team_of(role(m)).bandit)
-        if not teams:
-            leaves(what, f"no hunter (seats {', '.join(map(str, h.members))}) is a bandit by "
-                   "the deal")
-            continue
-        team = teams.most_common(1)[0][0]
-
-        def make_hunt(g, st, h=h, team=team, what=what) -> Hunt:
-            found = {m.seat: m for m in h.verdict.members}
-            shots = tuple(
-                MemberShot(seat=s, kind=ShotKind(found[s].kind), target=found[s].target)
-                if s in found else MemberShot(seat=s, kind=ShotKind.NOT_SEEN)
-                for s in st.seats)
-            for s in st.seats:
-                if s not in found:
-                    warnings.append(f"{what}: seat {s} ({role(s)} by the deal) was not seen "
-                                    "hunting: recorded as 'not_seen'")
-            for s in sorted(set(found) - set(st.seats)):
-                warnings.append(f"{what}: seat {s} ({role(s)} by the deal) held the gun: not "
-                                f"a hunter of {team} tonight, left out of the hunt")
-            return Hunt(team=team, shots=shots)
-
-        observed.append(_Observed(
-            h.start, what, lambda st, team=team: st.action == "hunt" and st.team == team,
-            make_hunt, _seen(source, h.start, h.end, h.verdict.confidence,
-                             questions=h.verdict.questions)))
-    for c in checks:
-        team = rules.team_of(role(c.seat))
-        what = f"check {c.index} ({c.start:.1f} s)"
-        if role(c.seat) != team.leader or not team.leader_finds:
-            leaves(what, f"seat {c.seat} is a {role(c.seat)} by the deal, not a leader who "
-                   "checks")
-            continue
-        observed.append(_Observed(
-            c.start, what, lambda st, seat=c.seat: st.action == "check" and st.seats == (seat,),
-            lambda g, st, c=c: Check(seat=c.seat, target=None, answer=None)
-            if c.value is None else Check(seat=c.seat, target=c.value, answer=(
-                1 <= c.value <= len(roles) and g.check_answer(c.seat, c.value))),
-            _seen(source, c.start, c.end, c.confidence, doubts=c.doubts)))
-
     assumed = Evidence(details={"assumed": True})
     game = Game(rules)
-    game.push(Deal(roles=roles))
+    game.push(Deal(roles=deal.roles))
     evidence: list[object] = [Evidence(details={"deal": deal.origin})]
-    for item in sorted(observed, key=lambda o: o.t):
+    for item in _observed(rules, deal, source, hunts, checks, orders, leaders, warnings):
         depth = len(game.actions)
         try:
             step = game.next_step()
-            while not item.wanted(step):
+            while not item.at(step):
                 if step.action in (None, Hunt.kind):
                     raise _Unreachable(f"before it comes '{step.text}', not found in the "
                                        "recording")
@@ -427,7 +431,7 @@ def record_from_deal(path: Path, source: Path, rules, deal: GameDeal, hunts: lis
             while len(game.actions) > depth:
                 game.pop()
             del evidence[depth:]
-            leaves(item.what, str(exc))
+            warnings.append(f"{item.what} is not in the game record: {exc}")
     last = max(i for i, e in enumerate(evidence) if e is not assumed)
     plan = list(zip(game.actions[:last + 1], evidence[:last + 1], strict=True))
     _write(path, rules, deal.nicknames, plan)
