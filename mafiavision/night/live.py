@@ -40,23 +40,25 @@ def build_pipeline(table_path: Path, source: str | int | Path, *, realtime: bool
     from mafiavision.vision.gestures import classify_hand
     from mafiavision.vision.hands import SeatTracker
     from mafiavision.vision.numbers import NumberReader
-    from mafiavision.vision.shots import ShotDetector
+    from mafiavision.vision.shots import ShotConfig, ShotDetector
     from mafiavision.vision.sources import open_source
     from mafiavision.vision.table import Table
     from mafiavision.vision.workers import ParallelSeatTracker
 
     table = Table.load(table_path)
+    shot_config = ShotConfig()
     pipeline = Pipeline(
         lambda: open_source(source, realtime=realtime, report=pipeline.report),
         table,
         ((ParallelSeatTracker if workers == 2 else SeatTracker)(table, model=model,
                                                                  sweep_every=SWEEP_EVERY),
          SeatTracker(table, model=model, hands_per_seat=2)),
-        ShotDetector,
+        lambda seat: ShotDetector(seat, shot_config),
         NumberReader,
         lambda obs: classify_hand(obs.world, obs.landmarks),
         reopen=reopen,
         drop_late=reopen,
+        shot_settle=shot_config.max_gap,
     )
     return pipeline
 

@@ -32,7 +32,6 @@ from mafiavision.night.cards import Card
 from mafiavision.night.listener import windows_from_taps
 from mafiavision.night.script import Step, current_step
 from mafiavision.ui import commands as cmd
-from mafiavision.vision.shots import ShotConfig
 
 #: Steps in which a leader shows numbers on his fingers.
 NUMBER_STEPS = frozenset({"meet", "check"})
@@ -43,9 +42,6 @@ HAND_SECONDS = 3.0
 CHECK_SETTLE = 0.5
 #: Seconds between two polls of an open capture.
 POLL_SECONDS = 0.1
-#: A shot event comes out this long after its release (the detector waits to see the hand stay):
-#: a hunt is judged only once the frames that far past its last window are in.
-SHOT_SETTLE = ShotConfig().max_gap
 #: Entries of the screen's log.
 LOG_LINES = 30
 
@@ -206,12 +202,13 @@ class LiveSession:
         return False
 
     def _frames_reached(self, t: float | None) -> bool:
-        """Whether the camera's frames up to ``t`` + ``SHOT_SETTLE`` were processed (the audio
-        may run ahead of a busy pipeline, and a shot released just before ``t`` is reported
-        ``SHOT_SETTLE`` later: judging before those frames are in would miss their shots)."""
+        """Whether the camera's frames up to ``t`` + the pipeline's ``shot_settle`` were
+        processed (the audio may run ahead of a busy pipeline, and a shot released just before
+        ``t`` is reported ``shot_settle`` later: judging before those frames are in would miss
+        their shots)."""
         if self.pipeline is None or t is None or self.pipeline.status.ended:
             return True
-        return (self.pipeline.status.t or float("-inf")) >= t + SHOT_SETTLE
+        return (self.pipeline.status.t or float("-inf")) >= t + self.pipeline.shot_settle
 
     def _taps_closed(self) -> bool:
         capture = self._capture
