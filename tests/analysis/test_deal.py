@@ -65,6 +65,20 @@ def test_a_bad_deal_is_one_line_naming_the_field(tmp_path: Path, text: str, mess
     assert "\n" not in str(err.value)
 
 
+def test_nicknames_go_into_the_record_header(tmp_path: Path) -> None:
+    from mafiavision.analysis.game import record_from_deal
+    from mafiavision.rules.record import read_header
+
+    path = tmp_path / "game.deal.yaml"
+    path.write_text("roles: {don: 5, mafia: [3, 7], sheriff: 9}\nnicknames: {3: Anna, 5: Boris}\n")
+    rules = load_rules("kharkiv")
+    deal = load_deal(path, rules)
+    _, info = record_from_deal(tmp_path / "record.jsonl", tmp_path / "game.mp4", rules, deal,
+                               [], [], [], [])
+    assert read_header(tmp_path / "record.jsonl").nicknames == {3: "Anna", 5: "Boris"}
+    assert (info.actions, info.observed, info.deal) == (1, 0, str(path))
+
+
 def test_a_missing_deal_file(tmp_path: Path) -> None:
     with pytest.raises(MissingInputError, match=r"none\.yaml: deal file not found"):
         load_deal(tmp_path / "none.yaml", load_rules("kharkiv"))
