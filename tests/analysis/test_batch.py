@@ -97,6 +97,9 @@ def test_each_game_takes_the_deal_beside_it(batch_run: BatchRun) -> None:
             assert (int(rows[game]["record_actions"]) > 0) == has_deal, game
             assert (batch_run.out / game / "record.jsonl").exists() == has_deal, game
     assert sum(j.deal is not None for j in jobs.values()) >= 1
+    # the checks of kharkiv_checks_en (seats 3 and 4) are counted per role on the stats page
+    stats = (batch_run.out / "stats.html").read_text()
+    assert "<td>3</td><td>don</td>" in stats and "<td>4</td><td>sheriff</td>" in stats
 
 
 def test_a_bad_deal_fails_its_game_only(sample_clip, tmp_path) -> None:
