@@ -79,9 +79,10 @@ def load_deal(path: Path, rules) -> GameDeal:
     sheet = _read(path)
     counts = rules.role_counts()
     known = ", ".join(counts)
+    titles = {title.lower(): title for title in counts}  # a role is named in any case
     seats: dict[int, str] = {}
     for key, given in sheet.roles.items():
-        role = key.strip().lower()
+        role = titles.get(key.strip().lower(), "")
         if role not in counts:
             raise DealError(f"{path}: roles.{key}: not a role of {rules.name} (roles: {known})")
         listed = [given] if isinstance(given, int) else given
