@@ -1,6 +1,8 @@
 """``mafiavision analyze-batch``: analyse a whole archive on Dask (``dask.distributed``).
 
-Each recording is one task: ``OUT/<name>/`` receives its ``events.json``, record and report.
+Each recording is one task: ``OUT/<name>/`` receives its ``events.json``, report and — when
+``<name>.deal.yaml`` (the deal, :mod:`~mafiavision.analysis.deal`) lies beside the recording —
+its game record.
 A game whose ``events.json`` exists is finished and skipped (``events.json`` is written last and
 atomically, so an interrupted game is redone). A task that fails — a corrupt file, a missing
 table, even a worker that dies — becomes a ``failed`` row; the other games go on. At the end
@@ -33,6 +35,7 @@ class BatchJob:
     table: Path
     rules: str
     out: Path
+    deal: Path | None = None
 
     @property
     def game(self) -> str:
@@ -59,12 +62,19 @@ def table_for(recording: Path, shared: Path | None) -> Path:
     return recording.with_name(recording.stem + ".table.json")
 
 
+def deal_for(recording: Path) -> Path | None:
+    """``<name>.deal.yaml`` beside the recording, if the club wrote one."""
+    path = recording.with_name(recording.stem + ".deal.yaml")
+    return path if path.exists() else None
+
+
 def plan(recordings: Sequence[Path], out: Path, rules: str, table: Path | None) -> list[BatchJob]:
     stems = [r.stem for r in recordings]
     clash = sorted({s for s in stems if stems.count(s) > 1})
     if clash:
         raise InputError(f"several recordings are named {clash[0]!r}: results would overwrite")
-    return [BatchJob(r, table_for(r, table), rules, out / r.stem) for r in recordings]
+    return [BatchJob(r, table_for(r, table), rules, out / r.stem, deal_for(r))
+            for r in recordings]
 
 
 def run_job(job: BatchJob) -> GameRow:
@@ -73,7 +83,7 @@ def run_job(job: BatchJob) -> GameRow:
 
     try:
         result = analyze(job.recording, job.table, job.rules, job.out,
-                         Options(progress=False))
+                         Options(deal=job.deal, progress=False))
     except Exception as exc:  # one bad file must never stop the batch
         return GameRow(job.game, "failed", error=f"{type(exc).__name__}: {exc}".splitlines()[0])
     return GameRow.from_events(job.game, "done", result.events)

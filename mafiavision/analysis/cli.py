@@ -11,7 +11,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "analyze",
         help="analyse a recorded game: events.json, game record, report.html",
         description="Analyse a recording of a game: find the hunts and checks, judge them, and "
-        "write OUT/events.json, OUT/record.jsonl and OUT/report.html.",
+        "write OUT/events.json, OUT/report.html and, when the deal is known (--deal or "
+        "--record), the game record OUT/record.jsonl.",
     )
     p.add_argument("recording", type=Path, help="video file of the table (with the moderator's "
                    "voice as its audio track)")
@@ -25,6 +26,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    "finder")
     p.add_argument("--record", type=Path, help="live game record (JSONL) of this recording: "
                    "every disagreement with it is listed")
+    p.add_argument("--deal", type=Path, help="the deal (YAML: role: seat or [seats], e.g. "
+                   "'don: 5', 'mafia: [3, 7]', 'sheriff: 9'): the game record is written from "
+                   "it and what the recording shows")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
@@ -38,7 +42,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--out", type=Path, required=True, help="output folder (one sub-folder a game)")
     b.add_argument("--rules", required=True, help="rule set of the games")
     b.add_argument("--table", type=Path, help="one table.json for every recording (default: "
-                   "<name>.table.json beside each recording)")
+                   "<name>.table.json beside each recording); the deal of a game, when known, "
+                   "is <name>.deal.yaml beside its recording")
     b.add_argument("--scheduler", help="address of a running Dask scheduler (tcp://host:port); "
                    "default: a local cluster")
     b.add_argument("--workers", type=int, default=2, help="local cluster worker processes")
@@ -54,9 +59,13 @@ def run(args: argparse.Namespace) -> int:
         hunts=parse_spans(args.hunts, "--hunts") if args.hunts else None,
         checks=parse_spans(args.checks, "--checks") if args.checks else None,
         record=args.record,
+        deal=args.deal,
         progress=not args.no_progress,
     )
+    from mafiavision.analysis.pipeline import NO_RECORD
+
     result = analyze(args.recording, args.table, args.rules, args.out, options)
+    print(result.record if result.record is not None else NO_RECORD)
     print(result.report)
     return 0
 

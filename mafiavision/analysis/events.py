@@ -142,7 +142,8 @@ class CheckRecord(_Model):
     doubts: list[str] = Field(description="non-empty means the reading needs the moderator")
     answer: bool | None = Field(
         default=None,
-        description="the moderator's answer when the roles are known (from --record), else null",
+        description="the moderator's answer when the roles are known (--deal or --record), "
+        "else null",
     )
     evidence_times: list[float] = Field(default_factory=list)
 
@@ -172,6 +173,16 @@ class Disagreement(_Model):
     record: str = Field(description="what the live record says")
 
 
+class RecordInfo(_Model):
+    """The game record written beside ``events.json`` (``record.jsonl``)."""
+
+    path: str = Field(description="file name of the record, beside events.json")
+    deal: str = Field(description="where the deal came from: the --deal file or the live record")
+    actions: int = Field(ge=1, description="actions in the record, the deal included")
+    observed: int = Field(ge=0, description="actions whose evidence points into the recording")
+    next: str = Field(description="what the game expects after the record's last action")
+
+
 class Events(_Model):
     """Top level of ``events.json``."""
 
@@ -193,6 +204,9 @@ class Events(_Model):
     disagreements: list[Disagreement] | None = Field(
         default=None, description="comparison with --record; null when no record was given"
     )
+    record: RecordInfo | None = Field(
+        default=None, description="the game record written; null when the deal was not known "
+        "(neither --deal nor --record)")
     warnings: list[str]
 
     def save(self, path: Path) -> None:

@@ -4,18 +4,31 @@ game record of what the analysis found.
 A live record (``--record``) is replayed action by action (undos applied). Its hunts and checks
 are matched to the analysis's — by the evidence's video time when the record has one, else in
 order — and every difference becomes a :class:`~mafiavision.analysis.events.Disagreement`. The
-analysis's own record is the live record with each matched hunt and check replaced by what the
-analysis found (as the camera's evidence); should a replaced result make a later action of the
-live record illegal, the record stops there and says so. Without a live record the roles are
-unknown and no record is written (a game record must begin with the deal).
+analysis's own record is then the live record with each matched hunt and check replaced by what
+the analysis found (as the camera's evidence); should a replaced result make a later action of
+the live record illegal, the record stops there and says so.
+
+Without a live record but with the deal (``--deal``, the moderator's sheet), the record is
+built from the deal and what the recording shows, in time order (:func:`record_from_deal`).
+Without either, no record is written: a game record must begin with the deal.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from mafiavision.analysis.events import CheckRecord, Disagreement, HuntRecord
+from mafiavision.analysis.deal import GameDeal
+from mafiavision.analysis.events import (
+    CheckRecord,
+    Disagreement,
+    HuntRecord,
+    OrdersRecord,
+    RecordInfo,
+)
+from mafiavision.analysis.finder import CheckSpan
 
 #: Seconds around a hunt or check within which a record's evidence time matches it.
 MATCH_PAD = 5.0
@@ -167,13 +180,50 @@ def compare(entries: list[LiveEntry], hunts: list[HuntRecord], checks: list[Chec
     return sorted(out, key=lambda d: d.t)
 
 
+def _write(path: Path, rules, nicknames: dict[int, str], plan: list[tuple[object, object]]
+           ) -> None:
+    """Write ``plan`` (action, evidence) through the engine's recorder — each line appended and
+    fsynced — into a new file beside ``path``, then put it in place, so a re-run (or a resumed
+    batch) replaces the record of an earlier analysis instead of failing on it."""
+    from mafiavision.rules import Game
+    from mafiavision.rules.record import RecordWriter
+
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.unlink(missing_ok=True)
+    writer = RecordWriter.create(tmp, rules, nicknames)
+    try:
+        game = Game(rules, journal=writer)
+        for action, evidence in plan:
+            game.push(action, evidence)
+    finally:
+        writer.close()
+    tmp.replace(path)
+
+
+def _info(path: Path, deal: str, rules, plan: list[tuple[object, object]]) -> RecordInfo:
+    from mafiavision.rules import Game
+
+    game = Game(rules)
+    for action, _ in plan:
+        game.push(action)
+    return RecordInfo(path=path.name, deal=deal, actions=len(plan),
+                      observed=sum(getattr(e, "video_time", None) is not None for _, e in plan),
+                      next=game.next_step().text)
+
+
+def _seen(source: Path, start: float, end: float, confidence: float, **details: object):
+    from mafiavision.rules.record import Evidence
+
+    return Evidence(source=str(source), video_time=max(0.0, start), video_end=max(0.0, end),
+                    confidence=confidence, details={k: v for k, v in details.items() if v})
+
+
 def write_record(path: Path, source: Path, header, entries: list[LiveEntry],
                  hunts: list[HuntRecord], checks: list[CheckRecord]
-                 ) -> tuple[list[CheckRecord], list[str]]:
-    """Write the analysis's game record; returns the checks with the true answers and roles
-    (known from the deal) and the warnings."""
+                 ) -> tuple[list[CheckRecord], list[str], RecordInfo]:
+    """Write the analysis's game record from a live record; returns the checks with the true
+    answers and roles (known from the deal), the warnings and what was written."""
     from mafiavision.rules import Check, Game, Hunt, IllegalAction, MemberShot, ShotKind
-    from mafiavision.rules.record import Evidence, RecordWriter
 
     warnings: list[str] = []
     hunt_pairs = _match([e for e in entries if isinstance(e.action, Hunt)],
@@ -181,8 +231,8 @@ def write_record(path: Path, source: Path, header, entries: list[LiveEntry],
     check_pairs = _match([e for e in entries if isinstance(e.action, Check)],
                          [(c.start, c.end) for c in checks])
     answered = list(checks)
-    writer = RecordWriter.create(path, header.rules, header.nicknames)
-    game = Game(header.rules, journal=writer)
+    game = Game(header.rules)
+    plan: list[tuple[object, object]] = []
     n_hunt = n_check = 0
     try:
         for entry in entries:
@@ -197,8 +247,8 @@ def write_record(path: Path, source: Path, header, entries: list[LiveEntry],
                         MemberShot(seat=s.seat, kind=ShotKind(found[s.seat][0]),
                                    target=found[s.seat][1]) if s.seat in found else s
                         for s in action.shots))
-                    evidence = Evidence(source=str(source), video_time=hunt.start,
-                                        video_end=hunt.end, confidence=hunt.verdict.confidence)
+                    evidence = _seen(source, hunt.start, hunt.end, hunt.verdict.confidence,
+                                     questions=hunt.verdict.questions)
             elif isinstance(action, Check):
                 j = check_pairs.get(n_check)
                 n_check += 1
@@ -209,12 +259,180 @@ def write_record(path: Path, source: Path, header, entries: list[LiveEntry],
                     role = game.state.roles[check.seat - 1]
                     answered[j] = check.model_copy(update={"answer": answer, "role": role})
                     action = Check(seat=check.seat, target=check.value, answer=answer)
-                    evidence = Evidence(source=str(source), video_time=check.start,
-                                        video_end=check.end, confidence=check.confidence)
-            game.push(action, evidence)
+                    evidence = _seen(source, check.start, check.end, check.confidence,
+                                     doubts=check.doubts)
+            game.push(action)
+            plan.append((action, evidence))
     except IllegalAction as exc:
         warnings.append(f"record.jsonl stops at {action.kind}: with the analysed night the live "
                         f"record's next action is illegal ({exc})")
-    finally:
-        writer.close()
-    return answered, warnings
+    _write(path, header.rules, header.nicknames, plan)
+    return answered, warnings, _info(path, "the live record", header.rules, plan)
+
+
+class _Unreachable(Exception):
+    """The game cannot reach an observed action without a hunt the analysis did not find."""
+
+
+@dataclass(frozen=True)
+class _Observed:
+    """Something the recording shows, as the game action it becomes at its step."""
+
+    t: float
+    what: str  # for warnings: "hunt 1 (12.3 s)"
+    kind: str  # the step it belongs to: its action kind and its team or acting seat
+    team: str | None
+    seat: int | None
+    make: Callable[[object, object], object]  # (game, step) -> the action
+    evidence: object
+
+    def at(self, step) -> bool:
+        return (step.action == self.kind and (self.team is None or step.team == self.team)
+                and (self.seat is None or step.seats == (self.seat,)))
+
+
+def answer_checks(rules, deal: GameDeal, checks: list[CheckRecord]) -> list[CheckRecord]:
+    """The checks with each leader's role and the moderator's true answer, from the deal (a
+    seat whose card is not a checking leader gets its role and no answer)."""
+    roles = deal.roles
+    out = []
+    for c in checks:
+        role = roles[c.seat - 1] if c.seat <= len(roles) else None
+        team = rules.team_of(role) if role is not None else None
+        answer = None
+        if (team is not None and role == team.leader and team.leader_finds
+                and c.value is not None and 1 <= c.value <= len(roles)):
+            answer = roles[c.value - 1] in team.leader_finds
+        out.append(c.model_copy(update={"role": role, "answer": answer}))
+    return out
+
+
+def _observed(rules, deal: GameDeal, source: Path, hunts: list[HuntRecord],
+              checks: list[CheckRecord], orders: list[OrdersRecord], leaders: list[CheckSpan],
+              warnings: list[str]) -> list[_Observed]:
+    """What the analysis found, as game actions by the deal's roles, in the recording's order;
+    what the deal rules out (a check by a civilian, ...) is left out with a warning."""
+    from mafiavision.rules import Check, Hunt, LeaderShown, Meet, MemberShot, ShotKind
+
+    def role(seat: int) -> str:
+        return deal.roles[seat - 1]
+
+    def leaves(what: str, why: str) -> None:
+        warnings.append(f"{what} is not in the game record: {why}")
+
+    out: list[_Observed] = []
+    for o in orders:
+        team = rules.team_of(role(o.seat))
+        meet = next((z for z in rules.night_zero if z.kind == "meet" and z.team == team.name),
+                    None)
+        what = f"the orders of seat {o.seat} ({o.start:.1f} s)"
+        if meet is None:
+            leaves(what, f"seat {o.seat} is a {role(o.seat)} by the deal")
+            continue
+        action = Meet(team=team.name, orders=tuple(o.orders or ())[:meet.orders])
+        out.append(_Observed(o.start, what, "meet", team.name, None,
+                             lambda g, st, action=action: action,
+                             _seen(source, o.start, o.end, o.confidence,
+                                   passes=o.passes if o.orders is None else None)))
+    for leader in leaders:
+        team = rules.team_of(role(leader.seat))
+        what = f"seat {leader.seat} showing himself ({leader.start:.1f} s)"
+        if role(leader.seat) != team.leader:
+            leaves(what, f"seat {leader.seat} is a {role(leader.seat)} by the deal")
+            continue
+        action = LeaderShown(seat=leader.seat)
+        out.append(_Observed(leader.start, what, "leader_shown", team.name, None,
+                             lambda g, st, action=action: action,
+                             _seen(source, leader.start, leader.end, leader.confidence)))
+    for h in hunts:
+        what = f"hunt {h.index} ({h.start:.1f} s)"
+        teams = Counter(rules.team_of(role(m)).name for m in h.members
+                        if rules.team_of(role(m)).bandit)
+        if not teams:
+            leaves(what, f"no hunter (seats {', '.join(map(str, h.members))}) is a bandit by "
+                   "the deal")
+            continue
+        team = teams.most_common(1)[0][0]
+
+        def hunt(g, st, h=h, team=team, what=what) -> Hunt:
+            """One observation per hunter the game expects: the analysis's, else not seen."""
+            found = {m.seat: m for m in h.verdict.members}
+            for s in st.seats:
+                if s not in found:
+                    warnings.append(f"{what}: seat {s} ({role(s)} by the deal) was not seen "
+                                    "hunting: recorded as 'not_seen'")
+            for s in sorted(set(found) - set(st.seats)):
+                warnings.append(f"{what}: seat {s} ({role(s)} by the deal) held the gun: not "
+                                f"a hunter of {team} tonight, left out of the hunt")
+            return Hunt(team=team, shots=tuple(
+                MemberShot(seat=s, kind=ShotKind(found[s].kind), target=found[s].target)
+                if s in found else MemberShot(seat=s, kind=ShotKind.NOT_SEEN)
+                for s in st.seats))
+
+        out.append(_Observed(h.start, what, "hunt", team, None, hunt,
+                             _seen(source, h.start, h.end, h.verdict.confidence,
+                                   questions=h.verdict.questions)))
+    for c in checks:
+        team = rules.team_of(role(c.seat))
+        what = f"check {c.index} ({c.start:.1f} s)"
+        if role(c.seat) != team.leader or not team.leader_finds:
+            leaves(what, f"seat {c.seat} is a {role(c.seat)} by the deal, not a leader who "
+                   "checks")
+            continue
+
+        def check(g, st, c=c) -> Check:
+            """The number shown and the moderator's true answer (an unknown seat is refused)."""
+            if c.value is None:
+                return Check(seat=c.seat, target=None, answer=None)
+            valid = 1 <= c.value <= len(deal.roles)
+            return Check(seat=c.seat, target=c.value,
+                         answer=valid and g.check_answer(c.seat, c.value))
+
+        out.append(_Observed(c.start, what, "check", None, c.seat, check,
+                             _seen(source, c.start, c.end, c.confidence, doubts=c.doubts)))
+    return sorted(out, key=lambda o: o.t)
+
+
+def record_from_deal(path: Path, source: Path, rules, deal: GameDeal, hunts: list[HuntRecord],
+                     checks: list[CheckRecord], orders: list[OrdersRecord],
+                     leaders: list[CheckSpan]) -> tuple[list[str], RecordInfo]:
+    """Write the game record of the deal and what the analysis found, in the recording's order.
+
+    Between two things the recording shows, the steps the analysis does not see — night zero's
+    meetings and leaders, a check not found, the day's speeches, votes and last words — are the
+    engine's quiet actions (``rules.script.quiet_action``: nobody nominated, nobody voted out),
+    their evidence ``{"details": {"assumed": true}}``. A hunt is never assumed (a miss changes
+    the game): an observed action that only comes after a hunt the analysis did not find is left
+    out, with a warning. The record ends with the last observed action. Returns the warnings and
+    what was written."""
+    from mafiavision.rules import Deal, Game, Hunt, IllegalAction
+    from mafiavision.rules.record import Evidence
+    from mafiavision.rules.script import quiet_action
+
+    warnings: list[str] = []
+    assumed = Evidence(details={"assumed": True})
+    game = Game(rules)
+    game.push(Deal(roles=deal.roles))
+    evidence: list[object] = [Evidence(details={"deal": deal.origin})]
+    for item in _observed(rules, deal, source, hunts, checks, orders, leaders, warnings):
+        depth = len(game.actions)
+        try:
+            step = game.next_step()
+            while not item.at(step):
+                if step.action in (None, Hunt.kind):
+                    raise _Unreachable(f"before it comes '{step.text}', not found in the "
+                                       "recording")
+                game.push(quiet_action(game))
+                evidence.append(assumed)
+                step = game.next_step()
+            game.push(item.make(game, step))
+            evidence.append(item.evidence)
+        except (IllegalAction, _Unreachable, ValueError) as exc:
+            while len(game.actions) > depth:
+                game.pop()
+            del evidence[depth:]
+            warnings.append(f"{item.what} is not in the game record: {exc}")
+    last = max(i for i, e in enumerate(evidence) if e is not assumed)
+    plan = list(zip(game.actions[:last + 1], evidence[:last + 1], strict=True))
+    _write(path, rules, deal.nicknames, plan)
+    return warnings, _info(path, deal.origin, rules, plan)

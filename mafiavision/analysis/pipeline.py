@@ -8,8 +8,9 @@
 5. per hunt the number windows of the count and the verdict of the night arbiter
    (``night.arbiter.judge_hunt``, the same one the live night uses); per check the number read
    (``night.arbiter.read_check``);
-6. the comparison with a live record, the game record, thumbnails, the report; ``events.json``
-   last (atomically), so its presence means the game is finished (the batch relies on it).
+6. the comparison with a live record; the game record when the deal is known (``--deal`` or
+   ``--record``); thumbnails, the report; ``events.json`` last (atomically), so its presence
+   means the game is finished (the batch relies on it).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mafiavision import __version__
+from mafiavision.analysis.deal import GameDeal, load_deal
 from mafiavision.analysis.events import (
     CheckRecord,
     Events,
@@ -44,10 +46,12 @@ from mafiavision.analysis.finder import (
     split_night_zero,
 )
 from mafiavision.analysis.game import (
+    answer_checks,
     called_seats,
     compare,
     load_ruleset,
     read_live,
+    record_from_deal,
     write_record,
 )
 from mafiavision.analysis.media import MediaInfo, probe, thumbnails
@@ -61,6 +65,9 @@ from mafiavision.errors import InputError
 HUNT_PAD = 1.0
 #: Seconds before and after a shot shown as thumbnails.
 STRIP = (-0.3, 0.0, 0.3)
+#: Said in the report and on stdout when the deal is unknown.
+NO_RECORD = ("no game record (record.jsonl) written: the recording does not show the deal; give "
+             "it with --deal DEAL.yaml (the moderator's sheet: role: seats) or --record LIVE.jsonl")
 
 
 @dataclass(frozen=True)
@@ -68,6 +75,7 @@ class Options:
     hunts: list[tuple[float, float]] | None = None
     checks: list[tuple[float, float]] | None = None
     record: Path | None = None
+    deal: Path | None = None
     progress: bool = True
     scan: ScanConfig = field(default_factory=ScanConfig)
     finder: FinderConfig = field(default_factory=FinderConfig)
@@ -161,6 +169,20 @@ def _judge(index: int, span: HuntSpan, result: ScanResult, speech: list | None,
     )
 
 
+def deal_of(path: Path, ruleset, live) -> GameDeal:
+    """The deal of ``--deal``; with a live record too, both must deal the same cards."""
+    from mafiavision.rules import Deal
+
+    deal = load_deal(path, ruleset)
+    if live is not None:
+        dealt = next((e.action for e in live[1] if isinstance(e.action, Deal)), None)
+        if dealt is not None and dealt.roles != deal.roles:
+            raise InputError(f"{path}: not the deal of the live record (--record): "
+                             f"{'; '.join(deal.differences(dealt.roles)[:3])} (deal file / "
+                             "record)")
+    return deal
+
+
 def _spans(segments: list | None) -> list[tuple[float, float]] | None:
     return None if segments is None else [(s.start, s.end) for s in segments]
 
@@ -219,6 +241,7 @@ def analyze(recording: Path, table_path: Path, rules: str, out: Path,
         raise InputError(f"{table_path}: {table.seats} seats, but {ruleset.name} is played by "
                          f"{ruleset.players}")
     live = read_live(options.record) if options.record is not None else None
+    deal = deal_of(options.deal, ruleset, live) if options.deal is not None else None
     out.mkdir(parents=True, exist_ok=True)
 
     bar = tqdm(total=round(info.duration, 1), unit="s", desc=recording.name, file=sys.stderr,
@@ -271,16 +294,20 @@ def analyze(recording: Path, table_path: Path, rules: str, out: Path,
     checks = [_check(i, span, numbers, called) for i, span in enumerate(check_spans, 1)]
     orders = [_orders(i, span, n_orders, called) for i, span in enumerate(orders_spans, 1)]
     disagreements = None
-    record = None
+    record: Path | None = out / "record.jsonl"
     if live is not None:
         header, entries = live
         disagreements = compare(entries, hunts, checks)
-        record = out / "record.jsonl"
-        checks, record_warnings = write_record(record, recording, header, entries, hunts, checks)
-        warnings.extend(record_warnings)
+        checks, record_warnings, record_info = write_record(record, recording, header, entries,
+                                                            hunts, checks)
+    elif deal is not None:
+        checks = answer_checks(ruleset, deal, checks)
+        record_warnings, record_info = record_from_deal(record, recording, ruleset, deal, hunts,
+                                                        checks, orders, leaders)
     else:
-        warnings.append("no game record written: the roles are known only from a live record "
-                        "(--record)")
+        record.unlink(missing_ok=True)  # an earlier analysis's record would contradict this one
+        record, record_info, record_warnings = None, None, [NO_RECORD]
+    warnings.extend(record_warnings)
 
     events = Events(
         tool_version=__version__,
@@ -303,6 +330,7 @@ def analyze(recording: Path, table_path: Path, rules: str, out: Path,
         shots=[_shot(s) for s in result.shots],
         numbers=numbers,
         disagreements=disagreements,
+        record=record_info,
         warnings=warnings,
     )
     thumbs: dict[str, bytes] = {}

@@ -242,9 +242,25 @@ def _disagreements(events: Events) -> str:
     )
 
 
+def _record(events: Events, folder: str) -> str:
+    r = events.record
+    if r is None:
+        return ("<h2>Game record</h2><p class='record'>Not written: the recording does not show "
+                "the deal. Run the analysis again with <code>--deal DEAL.yaml</code> (the "
+                "moderator's sheet: each role with its seats) or <code>--record LIVE.jsonl"
+                "</code>.</p>")
+    return (
+        f"<h2>Game record</h2><p class='record'><code>{html.escape(r.path)}</code>: "
+        f"{r.actions} actions, the deal from {html.escape(r.deal)}; {r.observed} of them seen "
+        "in the recording (their evidence gives the time), the others assumed between them "
+        f"(the days are not analysed). It ends before: {html.escape(r.next)}. Replay it with "
+        f"<code>mafiavision replay {html.escape(folder)}/{html.escape(r.path)}</code>.</p>"
+    )
+
+
 def render(events: Events, series: Mapping[int, SeatSeries],
-           thumbnails: Mapping[str, bytes]) -> str:
-    """The whole page as a string."""
+           thumbnails: Mapping[str, bytes], folder: str = ".") -> str:
+    """The whole page as a string (``folder``: where it and the record are written)."""
     title = f"MafiaVision analysis — {Path(events.source.path).name}"
     src = events.source
     parts = [
@@ -256,6 +272,7 @@ def render(events: Events, series: Mapping[int, SeatSeries],
         "<h2>Summary</h2>",
         _summary(events),
         _disagreements(events),
+        _record(events, folder),
         "<h2>Seats over time</h2>",
         f'<img class="plot" src="{activity_plot(series, events)}" alt="seat activity">',
         "<h2>Hunts</h2>",
@@ -272,5 +289,5 @@ def render(events: Events, series: Mapping[int, SeatSeries],
 
 def write_report(path: Path, events: Events, series: Mapping[int, SeatSeries],
                  thumbnails: Mapping[str, bytes]) -> Path:
-    path.write_text(render(events, series, thumbnails), encoding="utf-8")
+    path.write_text(render(events, series, thumbnails, str(path.parent)), encoding="utf-8")
     return path

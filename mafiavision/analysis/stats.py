@@ -36,6 +36,7 @@ class GameRow:
     checks: int = 0
     shots: int = 0
     median_spread_ms: float | None = None
+    record_actions: int = 0  # actions in the game record (0: none, the deal unknown)
 
     @classmethod
     def from_events(cls, game: str, status: Status, events: Events) -> GameRow:
@@ -53,6 +54,7 @@ class GameRow:
             checks=len(events.checks),
             shots=len(events.shots),
             median_spread_ms=round(float(np.median(spreads)), 1) if spreads else None,
+            record_actions=events.record.actions if events.record is not None else 0,
         )
 
 

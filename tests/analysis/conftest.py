@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +34,14 @@ TEST_CLIPS = ("kharkiv_hit_ru", "kharkiv_miss_other_en", "ukrainian_miss_between
 BENCH_CLIP, BENCH_DAY = "kharkiv_hit_ru", 2.0
 
 
+def write_deal(game: str, path: Path) -> Path:
+    """The deal of a sample clip as a club's moderator writes it, from the clip's truth (the
+    tests' stand-in for the moderator's sheet; ``scripts/eval_analyze.py`` does the same)."""
+    from scripts.eval_analyze import write_deal as from_truth
+
+    return from_truth(json.loads((SAMPLES / f"{game}.truth.json").read_text()), path)
+
+
 def _clips() -> list[Path]:
     return [SAMPLES / f"{name}.mp4" for name in TEST_CLIPS
             if (SAMPLES / f"{name}.mp4").exists() and (SAMPLES / f"{name}.truth.json").exists()]
@@ -61,10 +70,10 @@ class BatchRun:
 
 @pytest.fixture(scope="session")
 def batch_run(sample_clips: list[Path], sample_clip: Path, tmp_path_factory) -> BatchRun:
-    """One analyze-batch over the test clips, a copy without audio, a truncated copy, a corrupt
-    file and the bench's game in small (``bench_game``: ``BENCH_DAY`` s of day, then
-    ``BENCH_CLIP`` re-encoded), on a local Dask cluster; every analysis test reads its results
-    (each clip is analysed once per session)."""
+    """One analyze-batch over the test clips (each with its ``<name>.deal.yaml``), a copy without
+    audio, a truncated copy, a corrupt file and the bench's game in small (``bench_game``:
+    ``BENCH_DAY`` s of day, then ``BENCH_CLIP`` re-encoded), on a local Dask cluster; every
+    analysis test reads its results (each clip is analysed once per session)."""
     pytest.importorskip("mafiavision.night.arbiter",
                         reason="the night arbiter (branch live) is not merged yet")
     from mafiavision.analysis.batch import find_recordings, plan, run_batch
@@ -73,9 +82,10 @@ def batch_run(sample_clips: list[Path], sample_clip: Path, tmp_path_factory) -> 
 
     archive = tmp_path_factory.mktemp("archive")
     table = sample_clip.with_name(sample_clip.stem + ".table.json")
-    for clip in sample_clips:
+    for clip in sample_clips:  # with their deals; the copies below have none
         (archive / clip.name).symlink_to(clip)
         (archive / f"{clip.stem}.table.json").symlink_to(clip.with_name(f"{clip.stem}.table.json"))
+        write_deal(clip.stem, archive / f"{clip.stem}.deal.yaml")
     for name, make in (("noaudio.mp4", lambda p: remux(sample_clip, p, audio=False)),
                        ("truncated.mkv", lambda p: truncated(sample_clip, p)),
                        ("corrupt.mp4", corrupt)):

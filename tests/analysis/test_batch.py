@@ -1,4 +1,5 @@
 import csv
+from dataclasses import replace
 
 import pytest
 
@@ -80,3 +81,34 @@ def test_an_unreachable_scheduler_is_a_clear_error(tmp_path) -> None:
     jobs = plan([corrupt(tmp_path / "x.mp4")], tmp_path / "out", "kharkiv", None)
     with pytest.raises(InputError, match=r"--scheduler tcp://127\.0\.0\.1:9: cannot reach it"):
         run_batch(jobs, tmp_path / "out", scheduler="tcp://127.0.0.1:9", progress=False)
+
+
+def test_each_game_takes_the_deal_beside_it(batch_run: BatchRun) -> None:
+    """The clips have ``<name>.deal.yaml`` beside them (their records are written), the copies
+    made from one of them have none (no record); ``summary.csv`` says which."""
+    jobs = {j.game: j for j in plan(find_recordings(str(batch_run.archive)), batch_run.out,
+                                    "kharkiv", None)}
+    with (batch_run.out / "summary.csv").open() as fh:
+        rows = {r["game"]: r for r in csv.DictReader(fh)}
+    for game, job in jobs.items():
+        has_deal = (batch_run.archive / f"{game}.deal.yaml").exists()
+        assert job.deal == (batch_run.archive / f"{game}.deal.yaml" if has_deal else None)
+        if rows[game]["status"] != "failed":
+            assert (int(rows[game]["record_actions"]) > 0) == has_deal, game
+            assert (batch_run.out / game / "record.jsonl").exists() == has_deal, game
+    assert sum(j.deal is not None for j in jobs.values()) >= 1
+    # the checks of kharkiv_checks_en (seats 3 and 4) are counted per role on the stats page
+    stats = (batch_run.out / "stats.html").read_text()
+    assert "<td>3</td><td>don</td>" in stats and "<td>4</td><td>sheriff</td>" in stats
+
+
+def test_a_bad_deal_fails_its_game_only(sample_clip, tmp_path) -> None:
+    from mafiavision.analysis.batch import run_job
+
+    (tmp_path / "game.deal.yaml").write_text("roles: {don: 3, mafia: [1, 9, 2], sheriff: 4}\n")
+    (job,) = plan([sample_clip], tmp_path / "out", "kharkiv",
+                  sample_clip.with_name(sample_clip.stem + ".table.json"))
+    row = run_job(replace(job, deal=tmp_path / "game.deal.yaml"))
+    assert row.status == "failed"
+    assert row.error == (f"DealError: {tmp_path / 'game.deal.yaml'}: roles.mafia: 3 seats, but "
+                         "kharkiv deals 2 mafia cards")

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from mafiavision.analysis.pipeline import NO_RECORD
 from tests.analysis.media_files import corrupt, remux
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,6 +34,27 @@ def wrong_table(clip: Path) -> Path:
     return path
 
 
+def deal_file(clip: Path, text: str) -> Path:
+    path = clip.parent / "bad.deal.yaml"
+    path.write_text(text + "\n")
+    return path
+
+
+def live_record(clip: Path, *first: str) -> Path:
+    """A live record of a game whose first seats hold ``first`` (mafia and sheriff after)."""
+    from mafiavision.rules import load_rules
+    from mafiavision.rules.record import start_game
+    from mafiavision.rules.script import Script
+
+    path = clip.parent / "live.jsonl"
+    path.unlink(missing_ok=True)
+    roles = [*first, "mafia", "mafia", "sheriff"]
+    play = Script(start_game(path, load_rules("kharkiv")))
+    play.deal(roles + ["civilian"] * (10 - len(roles)))
+    play.game.journal.close()
+    return path
+
+
 @pytest.mark.parametrize(
     ("make_args", "message"),
     [
@@ -46,6 +68,16 @@ def wrong_table(clip: Path) -> Path:
          "none.json: table file not found"),
         (lambda c: [str(c), "--table", str(c.parent / "table.json"), "--hunts", "30-12"],
          "--hunts: span '30-12'"),
+        (lambda c: [str(c), "--table", str(c.parent / "table.json"), "--deal",
+                    str(c.parent / "none.yaml")], "none.yaml: deal file not found"),
+        (lambda c: [str(c), "--table", str(c.parent / "table.json"), "--deal",
+                    str(deal_file(c, "roles: {don: 3, mafia: [1, 9], sherif: 4}"))],
+         "bad.deal.yaml: roles.sherif: not a role of kharkiv"),
+        (lambda c: [str(c), "--table", str(c.parent / "table.json"), "--deal",
+                    str(deal_file(c, "roles: {don: 3, mafia: [1, 9], sheriff: 4}")),
+                    "--record", str(live_record(c, "civilian", "don"))],
+         "bad.deal.yaml: not the deal of the live record (--record): seat 1: mafia / civilian; "
+         "seat 2: civilian / don; seat 3: don / mafia (deal file / record)"),
     ],
 )
 def test_bad_input_is_one_line(clip: Path, make_args, message: str) -> None:
@@ -73,7 +105,9 @@ def test_analyze_prints_the_report_path(clip: Path) -> None:
     proc = run("analyze", str(short), "--table", str(clip.parent / "table.json"), "--rules",
                "kharkiv", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == str(out / "report.html")
+    # no deal: no game record, and stdout says which flag gives one; the report's path last
+    assert proc.stdout.strip().splitlines() == [NO_RECORD, str(out / "report.html")]
+    assert "--deal DEAL.yaml" in NO_RECORD
     assert (out / "events.json").exists()
     assert "short.mkv" in proc.stderr  # the progress bar
     assert "Traceback" not in proc.stderr

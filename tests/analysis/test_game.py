@@ -61,13 +61,14 @@ def test_checks_agree_and_get_their_answers(batch_run: BatchRun, tmp_path) -> No
     disputes = compare(entries, events.hunts, events.checks)
     # the clip shows no hunt, the record has one (nobody shot): that is the only dispute
     assert [(d.kind, d.analysis) for d in disputes] == [("hunt", "no hunt found")]
-    checks, warnings = write_record(tmp_path / "analysis.jsonl", SAMPLES / "x.mp4", header,
-                                    entries, events.hunts, events.checks)
+    checks, warnings, info = write_record(tmp_path / "analysis.jsonl", SAMPLES / "x.mp4",
+                                          header, entries, events.hunts, events.checks)
     assert warnings == []
     assert [(c.seat, c.role, c.value, c.answer) for c in checks] == [
         (3, "don", 4, True), (4, "sheriff", 8, False)]
     game = replay(tmp_path / "analysis.jsonl")
     assert [type(a).__name__ for a in game.actions[-2:]] == ["Check", "Check"]
+    assert (info.actions, info.deal) == (len(game.actions), "the live record")
 
 
 @pytest.mark.parametrize("shots", [None, 6])
@@ -105,3 +106,119 @@ def test_the_count_calls_the_seats_the_record_says(tmp_path, calls_dead, called)
     play.game.journal.close()
     header, entries = read_live(tmp_path / "live.jsonl")
     assert called_seats(header, entries, [(40.0, 55.0)]) == {0: called}
+
+
+#: The actions of each test clip's game record (written from its ``<name>.deal.yaml`` by the
+#: batch) that the recording shows; the others are the deal and the steps assumed between them.
+SEEN_IN_RECORD = {
+    "kharkiv_hit_ru": ["hunt"],
+    "kharkiv_miss_other_en": ["hunt"],
+    "ukrainian_miss_between_ru": ["hunt"],  # after a day 1 passed quietly
+    "kharkiv_checks_en": [],  # the clip has no hunt: its checks cannot be reached
+    "kharkiv_night_zero_ru": ["meet", "leader_shown"],
+}
+
+
+def _truth_spans(game: str, kind: str) -> list[tuple[float, float]]:
+    truth = json.loads((SAMPLES / f"{game}.truth.json").read_text())
+    if kind == "hunt":
+        return [(h["up"], h["down"]) for h in truth["hands"]]
+    gesture = {"meet": "order", "leader_shown": "raise"}[kind]
+    return [(g["start"], g["end"]) for g in truth["gestures"] if g["kind"] == gesture]
+
+
+@pytest.mark.parametrize(("game", "seen"), SEEN_IN_RECORD.items())
+def test_the_deal_gives_a_replayable_record_pointing_into_the_recording(
+        batch_run: BatchRun, game: str, seen: list[str]) -> None:
+    import subprocess
+    import sys
+
+    from tests.analysis.test_pipeline import load
+
+    events = load(batch_run, game)
+    path = batch_run.out / game / "record.jsonl"
+    proc = subprocess.run([sys.executable, "-m", "mafiavision", "replay", "--json", str(path)],
+                          cwd=SAMPLES.parent, capture_output=True, text=True, check=False,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    replayed = json.loads(proc.stdout)
+    truth = json.loads((SAMPLES / f"{game}.truth.json").read_text())
+    assert replayed["roles"] == truth["roles"]
+    assert events.record is not None
+    assert (events.record.actions, events.record.next) == (replayed["actions"], replayed["next"])
+
+    _, entries = read_live(path)
+    observed = [e for e in entries if e.evidence and e.evidence.video_time is not None]
+    assert [e.action.kind for e in observed] == seen == (
+        [] if not seen else [e.action.kind for e in entries[-len(seen):]])  # ends with them
+    assert events.record.observed == len(seen)
+    for entry in observed:
+        ev = entry.evidence
+        assert Path(ev.source).name == f"{game}.mp4" and 0 < ev.confidence <= 1
+        assert any(ev.video_time < b and ev.video_end > a
+                   for a, b in _truth_spans(game, entry.action.kind))
+        if entry.action.kind == "hunt":
+            assert {s.seat: (str(s.kind), s.target) for s in entry.action.shots} == {
+                m.seat: (m.kind, m.target) for m in events.hunts[0].verdict.members}
+        if entry.action.kind == "meet":
+            assert list(entry.action.orders) == events.orders[0].orders
+    assert all(e.evidence.details == {"assumed": True}
+               for e in entries[1:len(entries) - len(seen)])
+
+
+def test_checks_get_roles_and_answers_from_the_deal(batch_run: BatchRun) -> None:
+    from tests.analysis.test_pipeline import load
+
+    events = load(batch_run, "kharkiv_checks_en")
+    assert [(c.seat, c.role, c.value, c.answer) for c in events.checks] == [
+        (3, "don", 4, True), (4, "sheriff", 8, False)]
+    assert [w for w in events.warnings if "not in the game record" in w] == [
+        f"check {c.index} ({c.start:.1f} s) is not in the game record: before it comes 'night "
+        "1: mafia goes hunting (seats 1, 3, 9)', not found in the recording"
+        for c in events.checks]
+
+
+def test_without_a_deal_no_record_and_the_report_says_which_flag(batch_run: BatchRun) -> None:
+    from mafiavision.analysis.pipeline import NO_RECORD
+
+    events = Events.load(batch_run.out / "noaudio" / "events.json")
+    assert events.record is None and NO_RECORD in events.warnings
+    assert not (batch_run.out / "noaudio" / "record.jsonl").exists()
+    assert "--deal DEAL.yaml" in (batch_run.out / "noaudio" / "report.html").read_text()
+
+
+@pytest.mark.parametrize(
+    ("roles", "shots", "notes"),
+    [
+        # seat 7 a civilian, seat 8 the third mafia: 8 was not seen hunting, 7 is left out
+        ({"don": 5, "mafia": [3, 8], "sheriff": 9}, {3: "shot", 5: "shot", 8: "not_seen"},
+         ["seat 8 (mafia by the deal) was not seen hunting: recorded as 'not_seen'",
+          "seat 7 (civilian by the deal) held the gun: not a hunter of mafia tonight"]),
+        # nobody who held the gun is a bandit: the hunt is left out, the record is the deal
+        ({"don": 1, "mafia": [2, 4], "sheriff": 9}, None,
+         ["no hunter (seats 3, 5, 7) is a bandit by the deal"]),
+    ],
+)
+def test_a_hunt_against_the_deal(batch_run: BatchRun, tmp_path, roles, shots, notes) -> None:
+    """The record follows the deal: seats the deal says hunt but the camera did not see are
+    'not_seen' (the engine's miss), gun holders the deal says are not bandits are left out."""
+    import yaml
+
+    from mafiavision.analysis.deal import load_deal
+    from mafiavision.analysis.game import record_from_deal
+
+    events = Events.load(batch_run.out / "kharkiv_hit_ru" / "events.json")
+    rules = load_rules("kharkiv")
+    (tmp_path / "deal.yaml").write_text(yaml.safe_dump({"roles": roles}))
+    deal = load_deal(tmp_path / "deal.yaml", rules)
+    warnings, info = record_from_deal(tmp_path / "record.jsonl", SAMPLES / "kharkiv_hit_ru.mp4",
+                                      rules, deal, events.hunts, [], [], [])
+    for note in notes:
+        assert any(note in w for w in warnings), (note, warnings)
+    game = replay(tmp_path / "record.jsonl")
+    hunts = [a for a in game.actions if isinstance(a, Hunt)]
+    if shots is None:
+        assert hunts == [] and (info.actions, info.observed) == (1, 0)
+    else:
+        assert {s.seat: str(s.kind) for s in hunts[0].shots} == shots
+        assert game.state.misses == (("mafia", 1),) and info.observed == 1

@@ -6,6 +6,7 @@ from mafiavision.analysis.events import (
     Events,
     HuntRecord,
     MemberRecord,
+    RecordInfo,
     ShotRecord,
     SourceInfo,
     VerdictRecord,
@@ -116,3 +117,20 @@ def test_report_loads_in_chromium(browser, tmp_path) -> None:
         "Array.from(document.images).filter(i => !i.complete || i.naturalWidth === 0).length")
     assert broken == 0
     page.close()
+
+
+@pytest.mark.parametrize(
+    ("record", "says"),
+    [
+        (None, ["Not written: the recording does not show the deal", "--deal DEAL.yaml"]),
+        (RecordInfo(path="record.jsonl", deal="game.deal.yaml", actions=14, observed=1,
+                    next="night 1: the don (seat 5) checks"),
+         ["14 actions, the deal from game.deal.yaml; 1 of them seen in the recording",
+          "It ends before: night 1: the don (seat 5) checks",
+          "mafiavision replay out/game/record.jsonl"]),
+    ],
+)
+def test_report_says_where_the_game_record_is(record, says) -> None:
+    page = render(events().model_copy(update={"record": record}), series(), {}, "out/game")
+    for text in says:
+        assert text in page
