@@ -48,11 +48,23 @@ from mafiavision.vision.fingers import curl, finger_probabilities
 
 
 class HasWorld(Protocol):
-    """What the detector reads from an observation (``HandObservation`` has these; its image
-    ``landmarks``, when the observation has them, sharpen the gun check before a squeeze)."""
+    """What the detector reads from an observation (``HandObservation`` has all of these).
 
-    seat: int
-    world: np.ndarray  # (21, 3) metres
+    ``world`` (21, 3) metres gives the curls; image ``landmarks`` (21, 3), None when the input
+    has none (landmark sequences built from world landmarks), sharpen the gun check before a
+    squeeze; a ``held`` observation repeats the last landmarks (not seen); ``track`` is the
+    tracker's hand id (None: untracked input)."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def world(self) -> np.ndarray: ...
+    @property
+    def landmarks(self) -> np.ndarray | None: ...
+    @property
+    def held(self) -> bool: ...
+    @property
+    def track(self) -> int | None: ...
 
 
 @dataclass(frozen=True)
@@ -167,11 +179,11 @@ class ShotDetector:
         cfg = self.config
         if self._last_seen is not None and t - self._last_seen > cfg.max_gap:
             self._restart()  # the hand was away too long: abort, build a new baseline
-        if obs is None or getattr(obs, "held", False):
+        if obs is None or obs.held:
             return []  # no fresh landmarks (a held observation repeats the last ones)
         self._last_seen = t
-        self.track = getattr(obs, "track", None)
-        image = getattr(obs, "landmarks", None)  # optional: see HasWorld
+        self.track = obs.track
+        image = obs.landmarks
         done: list[ShotEvent] = []
         if self._pending is not None and t - self._released >= cfg.max_gap:
             done, self._pending = [self._pending], None  # the hand stayed: a shot

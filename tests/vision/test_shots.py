@@ -114,6 +114,8 @@ class _WithImage:
     t: float
     world: np.ndarray
     landmarks: np.ndarray
+    held: bool = False
+    track: int | None = None
 
 
 @pytest.fixture(scope="module")
@@ -231,6 +233,7 @@ class _Hand:
     track: int
     score: float
     held: bool = False
+    landmarks: np.ndarray | None = None
 
 
 @pytest.mark.parametrize(
