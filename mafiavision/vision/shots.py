@@ -136,6 +136,7 @@ class ShotDetector:
         self._squeeze: _Squeeze | None = None
         self._pending: ShotEvent | None = None  # released; confirmed once the hand stayed
         self._released = 0.0
+        self._ended: float | None = None  # when the last squeeze ended (released or aborted)
         self._last_seen: float | None = None
         #: The tracker's id of the hand the detector follows (None: none yet / untracked input).
         self.track: int | None = None
@@ -145,6 +146,7 @@ class ShotDetector:
         self._quiet.clear()
         self._squeeze = None
         self._pending = None
+        self._ended = None
 
     def _baseline(self) -> tuple[np.ndarray, float, float]:
         """Baseline per finger, the index+middle threshold and the per-finger minimum rise."""
@@ -159,14 +161,18 @@ class ShotDetector:
 
     def _showed_gun(self) -> bool:
         """Whether the hand showed the gun before the squeeze (median p over up to 8 baseline
-        frames): index and middle extended, and not an open hand (ring and pinky both at least
-        ``open_floor`` sure with image landmarks, both > 0.5 from world landmarks alone). A
-        squeeze of a hand not showing index and middle is not the gun's; neither is an open
-        hand's (a distractor waving, a hand closing to a fist). The ring and pinky are not
-        required to read folded: seen from the back their landmarks read half bent (p 0.1–0.9)."""
+        frames since the last squeeze ended, or over the whole baseline): index and middle
+        extended, and not an open hand (ring and pinky both at least ``open_floor`` sure with
+        image landmarks, both > 0.5 from world landmarks alone). A squeeze of a hand not showing
+        index and middle is not the gun's; neither is an open hand's (a distractor waving, a
+        hand closing to a fist). After a squeeze the hand must open back to the gun before the
+        next one (a tracker still reading the fist after the release is not a second squeeze;
+        a real second squeeze starts from the gun). The ring and pinky are not required to read
+        folded: seen from the back their landmarks read half bent (p 0.1–0.9)."""
         if not self.config.require_gun:
             return True
-        picks = list(self._quiet)[:: max(1, len(self._quiet) // 8)]
+        since = [q for q in self._quiet if self._ended is None or q[0] >= self._ended]
+        picks = since[:: max(1, len(since) // 8)]
         worlds = np.stack([w for _, _, w, _ in picks])
         images = [lm for _, _, _, lm in picks]
         landmarks = None if any(lm is None for lm in images) else np.stack(images)
@@ -216,7 +222,7 @@ class ShotDetector:
             return done
         if total > cfg.release_frac * squeeze.peak:
             return done
-        self._squeeze = None
+        self._squeeze, self._ended = None, t
         self._quiet.append((t, value, obs.world, image))
         event = self._judge(squeeze, t)
         if event is not None:

@@ -355,3 +355,28 @@ def test_recorded_clip_with_jitter(
         false += sum(not any(abs(e.t - p) <= 0.3 for p in peaks) for e in events)
     assert false == 0
     assert found >= 2  # measured: 2 of the 3 (the tracker loses seat 3's hand before its shot)
+
+
+@pytest.mark.parametrize(
+    ("stuck", "shots"),
+    [
+        (0.45, 1),  # after the release the tracker reads a fist (not the gun): no second squeeze
+        (0.0, 1),  # the hand is back at the gun: nothing more happens
+    ],
+)
+def test_a_second_squeeze_must_start_from_the_gun(
+    hands: dict[str, np.ndarray], stuck: float, shots: int
+) -> None:
+    """Regression (kharkiv_double_squeeze_ru seat 8, lite): after the release the tracker lost
+    the hand for 0.1 s, then read the extended gun as bent for 0.3 s — a second "squeeze" from
+    the old baseline (the detector before this rule gave 2 events here). After a squeeze the
+    hand must read the gun again before the next one (a real double squeeze does:
+    test_two_squeezes_are_two_events_deeper_squeeze_more_confident, the "double" scenarios)."""
+    spec = SequenceSpec(
+        5.0,
+        index=lambda t: 0.8 * bump(t, 2.0, 0.4) + stuck * ((t >= 2.47) & (t < 2.8)),
+        middle=lambda t: 0.8 * bump(t, 2.0, 0.4) + stuck * ((t >= 2.47) & (t < 2.8)),
+        hidden=((2.4, 2.47),),
+    )
+    events = run(build(spec, hands["victory"], hands["fist"], np.random.default_rng(8)))
+    assert len(events) == shots and abs(events[0].t - 2.2) <= 0.2, events
