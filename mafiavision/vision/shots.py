@@ -109,6 +109,10 @@ class ShotConfig:
     max_gap: float = 0.25
 
 
+#: Durations are compared with this slack (seconds) against the float rounding of frame times.
+_CLOCK_EPS = 1e-6
+
+
 @dataclass
 class _Squeeze:
     start: float
@@ -235,7 +239,8 @@ class ShotDetector:
         cfg = self.config
         duration = end - squeeze.start
         small, large = sorted(float(v) for v in squeeze.most)
-        if not cfg.min_duration <= duration <= cfg.max_duration:
+        # frame times are fractions (k / fps): 3 frames at 25 fps is 0.11999999999999922 s
+        if not cfg.min_duration - _CLOCK_EPS <= duration <= cfg.max_duration + _CLOCK_EPS:
             return None
         if small < squeeze.each or small < cfg.balance * large:
             return None

@@ -26,7 +26,13 @@ from mafiavision.vision.landmark_sequences import (
     bump,
     scenario,
 )
-from mafiavision.vision.shots import ShotConfig, ShotDetector, ShotEvent, continuing_hand
+from mafiavision.vision.shots import (
+    ShotConfig,
+    ShotDetector,
+    ShotEvent,
+    _Squeeze,
+    continuing_hand,
+)
 from tests.vision.gesture_data import mediapipe_world, real_photo_hands
 
 
@@ -380,3 +386,25 @@ def test_a_second_squeeze_must_start_from_the_gun(
     )
     events = run(build(spec, hands["victory"], hands["fist"], np.random.default_rng(8)))
     assert len(events) == shots and abs(events[0].t - 2.2) <= 0.2, events
+
+
+@pytest.mark.parametrize(
+    ("start_frame", "end_frame", "fps", "shot"),
+    [
+        (306, 309, 25.0, True),  # 3 frames at 25 fps: 0.12 s = min_duration (float: 0.1199999…)
+        (306, 308, 25.0, False),  # 0.08 s
+        (300, 330, 25.0, True),  # 1.2 s = max_duration
+        (300, 331, 25.0, False),
+        (300, 304, 30.0, True),  # 0.133 s
+        (300, 303, 30.0, False),  # 0.1 s
+    ],
+)
+def test_duration_limits_hold_on_frame_clocks(
+    start_frame: int, end_frame: int, fps: float, shot: bool
+) -> None:
+    """Regression (ukrainian_miss_between_ru seat 1, lite: a squeeze from 12.24 to 12.36 s was
+    rejected as shorter than 0.12 s). Times are k / fps, as the decoder gives them."""
+    squeeze = _Squeeze(start_frame / fps, np.zeros(2), 20.0, 5.0, start_frame / fps, 60.0,
+                       np.array([30.0, 30.0]))
+    event = ShotDetector(1)._judge(squeeze, end_frame / fps)
+    assert (event is not None) == shot
