@@ -65,6 +65,7 @@ class _Seen:
     world: np.ndarray
     landmarks: np.ndarray
     track: int
+    held: bool = False
 
 
 def record(clip: Path, model: str, out: Path) -> None:

@@ -42,6 +42,12 @@ MIN_CONFIDENCE = 0.5
 #: Border added around each crop (edge pixels repeated), as a fraction of its size: the palm
 #: detector misses hands whose arm runs into the crop's edge; see docs/tracking.md.
 CROP_PAD = 0.3
+#: Every this many landmarker calls that find a hand, the crop is also read by a fresh
+#: IMAGE-mode detection (palm detector, then landmarks): see :meth:`Landmarker.detect`.
+RECHECK_EVERY = 10
+#: A tracked hand is re-found from scratch when the fresh detection at its place is at least
+#: this many times larger (longest side of the landmarks' box): see :meth:`Landmarker.detect`.
+TIGHT_RATIO = 1.25
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,26 +104,47 @@ def native_logs_silenced() -> Iterator[None]:
 
 
 class Landmarker:
-    """One MediaPipe Tasks HandLandmarker in VIDEO mode, fed crops, answering in frame terms."""
+    """One MediaPipe Tasks HandLandmarker in VIDEO mode, fed crops, answering in frame terms.
+
+    VIDEO mode finds each frame's hand inside a box built from the previous frame's landmarks.
+    A hand first read closed (a raised gun read as a fist while it came up) gets a fist-sized
+    box that leaves its extended fingers out, and the tracker can stay locked on the fist
+    reading (romanian_miss_noshot_en seat 9, full model: from the hand's entry until its
+    squeeze 1.7 s later). So every :data:`RECHECK_EVERY` calls that find a hand, a fresh
+    IMAGE-mode detection reads the same crop; when it finds a hand at the tracked hand's place
+    (palm centres within half a hand) at least :data:`TIGHT_RATIO` times larger, the tracked box
+    was too tight: the VIDEO landmarker is replaced and the frame re-read, so tracking restarts
+    from the palm detector. Only a larger fresh reading replaces a tracked one, never a smaller
+    one: a fresh detection of the same crops reads a fist again at other times.
+    """
 
     def __init__(self, model: HandVariant = "lite", num_hands: int = 1,
                  min_confidence: float = MIN_CONFIDENCE, pad: float = CROP_PAD) -> None:
+        self._settings = (model, num_hands, min_confidence)
+        self._landmarker = self._create("VIDEO")
+        self._fresh: Any = None  # the IMAGE-mode landmarker, made at the first re-check
+        self._num_hands = num_hands
+        self.pad = pad
+        self._tracked = 0
+        self._last_ms = -1
+        self._found = 0  # calls that found a hand
+        #: How many times tracking was restarted from a fresh detection (for benchmarks).
+        self.restarts = 0
+
+    def _create(self, mode: Literal["VIDEO", "IMAGE"]) -> Any:
         from mediapipe.tasks.python import BaseOptions, vision
 
+        model, num_hands, min_confidence = self._settings
         options = vision.HandLandmarkerOptions(
             base_options=BaseOptions(model_asset_path=str(hand_landmarker_path(model))),
-            running_mode=vision.RunningMode.VIDEO,
+            running_mode=getattr(vision.RunningMode, mode),
             num_hands=num_hands,
             min_hand_detection_confidence=min_confidence,
             min_hand_presence_confidence=min_confidence,
             min_tracking_confidence=min_confidence,
         )
         with native_logs_silenced():
-            self._landmarker = vision.HandLandmarker.create_from_options(options)
-        self._num_hands = num_hands
-        self.pad = pad
-        self._tracked = 0
-        self._last_ms = -1
+            return vision.HandLandmarker.create_from_options(options)
 
     def _call(self, image: Any, t: float) -> Any:
         ms = max(self._last_ms + 1, round(t * 1000))
@@ -148,6 +175,15 @@ class Landmarker:
             # While every hand is tracked the palm detector is skipped, and after a loss it only
             # runs on the next call: make that call now (1 ms later) instead of a frame later.
             result = self._call(image, t)
+        if result.hand_landmarks:
+            self._found += 1
+            if self._found % RECHECK_EVERY == 0 and self._too_tight(image, result):
+                with native_logs_silenced():
+                    self._landmarker.close()
+                self._landmarker = self._create("VIDEO")
+                self._last_ms = -1  # a new landmarker: its own clock (and set-up logs)
+                self.restarts += 1
+                result = self._call(image, t)
         self._tracked = len(result.hand_landmarks)
         pw, ph = pixels.shape[1], pixels.shape[0]
         out = []
@@ -166,9 +202,31 @@ class Landmarker:
             out.append(Detection(landmarks, world, float(score), centre, size, bbox))
         return out
 
+    def _too_tight(self, image: Any, result: Any) -> bool:
+        """Whether a fresh IMAGE-mode detection of ``image`` finds a hand at a tracked hand's
+        place at least :data:`TIGHT_RATIO` times larger than the tracked reading."""
+        if self._fresh is None:
+            self._fresh = self._create("IMAGE")
+        fresh = self._fresh.detect(image)
+
+        def box(hand: Any) -> tuple[float, np.ndarray]:
+            xy = np.array([(p.x, p.y) for p in hand])
+            return float(np.ptp(xy, axis=0).max()), xy[list(PALM)].mean(axis=0)
+
+        for fresh_hand in fresh.hand_landmarks:
+            size, centre = box(fresh_hand)
+            for hand in result.hand_landmarks:
+                tracked, tracked_centre = box(hand)
+                near = float(np.linalg.norm(centre - tracked_centre)) < 0.5 * max(size, tracked)
+                if near and size >= TIGHT_RATIO * tracked:
+                    return True
+        return False
+
     def close(self) -> None:
         with native_logs_silenced():
             self._landmarker.close()
+            if self._fresh is not None:
+                self._fresh.close()
 
 
 def palm_size(landmarks: np.ndarray, width: int, height: int) -> float:

@@ -25,11 +25,15 @@ FINGER_CHAINS = {"index": [5, 6, 7, 8], "middle": [9, 10, 11, 12]}
 
 @dataclass(frozen=True)
 class Observation:
-    """A hand in one frame: what the shot detector reads (a subset of ``HandObservation``)."""
+    """A hand in one frame: what the shot detector reads (``HandObservation``'s fields; no
+    image landmarks, always fresh, untracked)."""
 
     seat: int
     t: float
     world: np.ndarray  # (21, 3) metres
+    landmarks: np.ndarray | None = None
+    held: bool = False
+    track: int | None = None
 
 
 def align(source: np.ndarray, target: np.ndarray, points: list[int] = PALM) -> np.ndarray:

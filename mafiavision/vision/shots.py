@@ -48,11 +48,23 @@ from mafiavision.vision.fingers import curl, finger_probabilities
 
 
 class HasWorld(Protocol):
-    """What the detector reads from an observation (``HandObservation`` has these; its image
-    ``landmarks``, when the observation has them, sharpen the gun check before a squeeze)."""
+    """What the detector reads from an observation (``HandObservation`` has all of these).
 
-    seat: int
-    world: np.ndarray  # (21, 3) metres
+    ``world`` (21, 3) metres gives the curls; image ``landmarks`` (21, 3), None when the input
+    has none (landmark sequences built from world landmarks), sharpen the gun check before a
+    squeeze; a ``held`` observation repeats the last landmarks (not seen); ``track`` is the
+    tracker's hand id (None: untracked input)."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def world(self) -> np.ndarray: ...
+    @property
+    def landmarks(self) -> np.ndarray | None: ...
+    @property
+    def held(self) -> bool: ...
+    @property
+    def track(self) -> int | None: ...
 
 
 @dataclass(frozen=True)
@@ -97,6 +109,10 @@ class ShotConfig:
     max_gap: float = 0.25
 
 
+#: Durations are compared with this slack (seconds) against the float rounding of frame times.
+_CLOCK_EPS = 1e-6
+
+
 @dataclass
 class _Squeeze:
     start: float
@@ -124,6 +140,7 @@ class ShotDetector:
         self._squeeze: _Squeeze | None = None
         self._pending: ShotEvent | None = None  # released; confirmed once the hand stayed
         self._released = 0.0
+        self._ended: float | None = None  # when the last squeeze ended (released or aborted)
         self._last_seen: float | None = None
         #: The tracker's id of the hand the detector follows (None: none yet / untracked input).
         self.track: int | None = None
@@ -133,6 +150,7 @@ class ShotDetector:
         self._quiet.clear()
         self._squeeze = None
         self._pending = None
+        self._ended = None
 
     def _baseline(self) -> tuple[np.ndarray, float, float]:
         """Baseline per finger, the index+middle threshold and the per-finger minimum rise."""
@@ -147,14 +165,18 @@ class ShotDetector:
 
     def _showed_gun(self) -> bool:
         """Whether the hand showed the gun before the squeeze (median p over up to 8 baseline
-        frames): index and middle extended, and not an open hand (ring and pinky both at least
-        ``open_floor`` sure with image landmarks, both > 0.5 from world landmarks alone). A
-        squeeze of a hand not showing index and middle is not the gun's; neither is an open
-        hand's (a distractor waving, a hand closing to a fist). The ring and pinky are not
-        required to read folded: seen from the back their landmarks read half bent (p 0.1–0.9)."""
+        frames since the last squeeze ended, or over the whole baseline): index and middle
+        extended, and not an open hand (ring and pinky both at least ``open_floor`` sure with
+        image landmarks, both > 0.5 from world landmarks alone). A squeeze of a hand not showing
+        index and middle is not the gun's; neither is an open hand's (a distractor waving, a
+        hand closing to a fist). After a squeeze the hand must open back to the gun before the
+        next one (a tracker still reading the fist after the release is not a second squeeze;
+        a real second squeeze starts from the gun). The ring and pinky are not required to read
+        folded: seen from the back their landmarks read half bent (p 0.1–0.9)."""
         if not self.config.require_gun:
             return True
-        picks = list(self._quiet)[:: max(1, len(self._quiet) // 8)]
+        since = [q for q in self._quiet if self._ended is None or q[0] >= self._ended]
+        picks = since[:: max(1, len(since) // 8)]
         worlds = np.stack([w for _, _, w, _ in picks])
         images = [lm for _, _, _, lm in picks]
         landmarks = None if any(lm is None for lm in images) else np.stack(images)
@@ -167,11 +189,11 @@ class ShotDetector:
         cfg = self.config
         if self._last_seen is not None and t - self._last_seen > cfg.max_gap:
             self._restart()  # the hand was away too long: abort, build a new baseline
-        if obs is None or getattr(obs, "held", False):
+        if obs is None or obs.held:
             return []  # no fresh landmarks (a held observation repeats the last ones)
         self._last_seen = t
-        self.track = getattr(obs, "track", None)
-        image = getattr(obs, "landmarks", None)  # optional: see HasWorld
+        self.track = obs.track
+        image = obs.landmarks
         done: list[ShotEvent] = []
         if self._pending is not None and t - self._released >= cfg.max_gap:
             done, self._pending = [self._pending], None  # the hand stayed: a shot
@@ -204,7 +226,7 @@ class ShotDetector:
             return done
         if total > cfg.release_frac * squeeze.peak:
             return done
-        self._squeeze = None
+        self._squeeze, self._ended = None, t
         self._quiet.append((t, value, obs.world, image))
         event = self._judge(squeeze, t)
         if event is not None:
@@ -217,7 +239,8 @@ class ShotDetector:
         cfg = self.config
         duration = end - squeeze.start
         small, large = sorted(float(v) for v in squeeze.most)
-        if not cfg.min_duration <= duration <= cfg.max_duration:
+        # frame times are fractions (k / fps): 3 frames at 25 fps is 0.11999999999999922 s
+        if not cfg.min_duration - _CLOCK_EPS <= duration <= cfg.max_duration + _CLOCK_EPS:
             return None
         if small < squeeze.each or small < cfg.balance * large:
             return None

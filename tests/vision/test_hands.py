@@ -306,3 +306,38 @@ def test_one_hand_reported_twice_by_its_landmarker_is_merged(
                 after += bends
     assert len(counts) >= 15 and max(counts) == 1, counts
     assert abs(np.median(after) - np.median(before)) < 25, (np.median(before), np.median(after))
+
+
+@pytest.mark.parametrize(("recheck_every", "reads_gun"), [(10, True), (10**9, False)])
+def test_a_hand_locked_on_a_fist_reading_is_found_afresh(
+    monkeypatch: pytest.MonkeyPatch, recheck_every: int, reads_gun: bool
+) -> None:
+    """Regression (romanian_miss_noshot_en seat 9, full model): the raised gun was first read
+    as a fist and VIDEO-mode tracking kept that reading until the squeeze. With the periodic
+    fresh detection (``RECHECK_EVERY``) the tracker restarts and reads the gun before the
+    squeeze; without it (never re-checked) it is still the fist."""
+    import mafiavision.vision.hands as hands
+    from mafiavision.samples.truth import ClipTruth
+    from mafiavision.vision.fingers import finger_probabilities
+    from mafiavision.vision.sources import open_source
+
+    monkeypatch.setattr(hands, "RECHECK_EVERY", recheck_every)
+    path = SAMPLES / "romanian_miss_noshot_en.mp4"
+    if not path.exists():
+        pytest.skip(f"{path} not rendered")
+    truth = ClipTruth.load(path.with_suffix(".truth.json"))
+    (shot,) = [g for g in truth.gestures if g.seat == 9 and g.kind == "shot"]
+    table = Table.load(path.with_suffix(".table.json"))
+    one_seat = table.model_copy(update={"regions": [table.region(9)]})
+    late = []  # index and middle extended, in the last 0.5 s before the squeeze
+    with SeatTracker(one_seat, model="full", hands_per_seat=2) as tracker, \
+            open_source(path) as source:
+        for frame in source:
+            if frame.t > shot.start - 0.1:
+                break
+            fresh = [o for o in tracker.update(frame).get(9, []) if not o.held]
+            if frame.t > shot.start - 0.6:
+                late += [bool(min(finger_probabilities(o.world[None], o.landmarks[None])[0, 1:3])
+                              > 0.5) for o in fresh]
+    assert len(late) >= 8
+    assert (np.mean(late) > 0.8) if reads_gun else (np.mean(late) < 0.2), late

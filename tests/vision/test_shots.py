@@ -26,7 +26,13 @@ from mafiavision.vision.landmark_sequences import (
     bump,
     scenario,
 )
-from mafiavision.vision.shots import ShotConfig, ShotDetector, ShotEvent, continuing_hand
+from mafiavision.vision.shots import (
+    ShotConfig,
+    ShotDetector,
+    ShotEvent,
+    _Squeeze,
+    continuing_hand,
+)
 from tests.vision.gesture_data import mediapipe_world, real_photo_hands
 
 
@@ -114,6 +120,8 @@ class _WithImage:
     t: float
     world: np.ndarray
     landmarks: np.ndarray
+    held: bool = False
+    track: int | None = None
 
 
 @pytest.fixture(scope="module")
@@ -231,6 +239,7 @@ class _Hand:
     track: int
     score: float
     held: bool = False
+    landmarks: np.ndarray | None = None
 
 
 @pytest.mark.parametrize(
@@ -352,3 +361,50 @@ def test_recorded_clip_with_jitter(
         false += sum(not any(abs(e.t - p) <= 0.3 for p in peaks) for e in events)
     assert false == 0
     assert found >= 2  # measured: 2 of the 3 (the tracker loses seat 3's hand before its shot)
+
+
+@pytest.mark.parametrize(
+    ("stuck", "shots"),
+    [
+        (0.45, 1),  # after the release the tracker reads a fist (not the gun): no second squeeze
+        (0.0, 1),  # the hand is back at the gun: nothing more happens
+    ],
+)
+def test_a_second_squeeze_must_start_from_the_gun(
+    hands: dict[str, np.ndarray], stuck: float, shots: int
+) -> None:
+    """Regression (kharkiv_double_squeeze_ru seat 8, lite): after the release the tracker lost
+    the hand for 0.1 s, then read the extended gun as bent for 0.3 s — a second "squeeze" from
+    the old baseline (the detector before this rule gave 2 events here). After a squeeze the
+    hand must read the gun again before the next one (a real double squeeze does:
+    test_two_squeezes_are_two_events_deeper_squeeze_more_confident, the "double" scenarios)."""
+    spec = SequenceSpec(
+        5.0,
+        index=lambda t: 0.8 * bump(t, 2.0, 0.4) + stuck * ((t >= 2.47) & (t < 2.8)),
+        middle=lambda t: 0.8 * bump(t, 2.0, 0.4) + stuck * ((t >= 2.47) & (t < 2.8)),
+        hidden=((2.4, 2.47),),
+    )
+    events = run(build(spec, hands["victory"], hands["fist"], np.random.default_rng(8)))
+    assert len(events) == shots and abs(events[0].t - 2.2) <= 0.2, events
+
+
+@pytest.mark.parametrize(
+    ("start_frame", "end_frame", "fps", "shot"),
+    [
+        (306, 309, 25.0, True),  # 3 frames at 25 fps: 0.12 s = min_duration (float: 0.1199999…)
+        (306, 308, 25.0, False),  # 0.08 s
+        (300, 330, 25.0, True),  # 1.2 s = max_duration
+        (300, 331, 25.0, False),
+        (300, 304, 30.0, True),  # 0.133 s
+        (300, 303, 30.0, False),  # 0.1 s
+    ],
+)
+def test_duration_limits_hold_on_frame_clocks(
+    start_frame: int, end_frame: int, fps: float, shot: bool
+) -> None:
+    """Regression (ukrainian_miss_between_ru seat 1, lite: a squeeze from 12.24 to 12.36 s was
+    rejected as shorter than 0.12 s). Times are k / fps, as the decoder gives them."""
+    squeeze = _Squeeze(start_frame / fps, np.zeros(2), 20.0, 5.0, start_frame / fps, 60.0,
+                       np.array([30.0, 30.0]))
+    event = ShotDetector(1)._judge(squeeze, end_frame / fps)
+    assert (event is not None) == shot
