@@ -42,8 +42,9 @@ MIN_CONFIDENCE = 0.5
 #: Border added around each crop (edge pixels repeated), as a fraction of its size: the palm
 #: detector misses hands whose arm runs into the crop's edge; see docs/tracking.md.
 CROP_PAD = 0.3
-#: Every this many landmarker calls that find a hand, the crop is also read by a fresh
-#: IMAGE-mode detection (palm detector, then landmarks): see :meth:`Landmarker.detect`.
+#: Every this many landmarker calls that find a closed hand (index or middle folded), the crop
+#: is also read by a fresh IMAGE-mode detection (palm detector, then landmarks): see
+#: :meth:`Landmarker.detect`.
 RECHECK_EVERY = 10
 #: A tracked hand is re-found from scratch when the fresh detection at its place is at least
 #: this many times larger (longest side of the landmarks' box): see :meth:`Landmarker.detect`.
@@ -110,12 +111,15 @@ class Landmarker:
     A hand first read closed (a raised gun read as a fist while it came up) gets a fist-sized
     box that leaves its extended fingers out, and the tracker can stay locked on the fist
     reading (romanian_miss_noshot_en seat 9, full model: from the hand's entry until its
-    squeeze 1.7 s later). So every :data:`RECHECK_EVERY` calls that find a hand, a fresh
-    IMAGE-mode detection reads the same crop; when it finds a hand at the tracked hand's place
-    (palm centres within half a hand) at least :data:`TIGHT_RATIO` times larger, the tracked box
-    was too tight: the VIDEO landmarker is replaced and the frame re-read, so tracking restarts
-    from the palm detector. Only a larger fresh reading replaces a tracked one, never a smaller
-    one: a fresh detection of the same crops reads a fist again at other times.
+    squeeze 1.7 s later). So every :data:`RECHECK_EVERY` calls that find a closed hand (the
+    index or the middle finger folded: :func:`closed`; a hand showing both already has a box
+    that holds its fingers, and re-checking every hand cost a fifth of the 12-seat frame rate),
+    a fresh IMAGE-mode detection reads the same crop; when it finds a hand at the tracked
+    hand's place (palm centres within half a hand) at least :data:`TIGHT_RATIO` times larger,
+    the tracked box was too tight: the VIDEO landmarker is replaced and the frame re-read, so
+    tracking restarts from the palm detector. Only a larger fresh reading replaces a tracked
+    one, never a smaller one: a fresh detection of the same crops reads a fist again at other
+    times.
     """
 
     def __init__(self, model: HandVariant = "lite", num_hands: int = 1,
@@ -127,7 +131,7 @@ class Landmarker:
         self.pad = pad
         self._tracked = 0
         self._last_ms = -1
-        self._found = 0  # calls that found a hand
+        self._closed = 0  # calls that found a closed hand
         #: How many times tracking was restarted from a fresh detection (for benchmarks).
         self.restarts = 0
 
@@ -175,9 +179,9 @@ class Landmarker:
             # While every hand is tracked the palm detector is skipped, and after a loss it only
             # runs on the next call: make that call now (1 ms later) instead of a frame later.
             result = self._call(image, t)
-        if result.hand_landmarks:
-            self._found += 1
-            if self._found % RECHECK_EVERY == 0 and self._too_tight(image, result):
+        if any(closed(hand) for hand in result.hand_world_landmarks):
+            self._closed += 1
+            if self._closed % RECHECK_EVERY == 0 and self._too_tight(image, result):
                 with native_logs_silenced():
                     self._landmarker.close()
                 self._landmarker = self._create("VIDEO")
@@ -227,6 +231,17 @@ class Landmarker:
             self._landmarker.close()
             if self._fresh is not None:
                 self._fresh.close()
+
+
+def closed(world: Any) -> bool:
+    """Whether a hand's index or middle finger is folded: its tip nearer the wrist than its
+    middle joint (PIP), from MediaPipe's world landmarks (metres; any view, any aspect)."""
+    wrist = np.array((world[0].x, world[0].y, world[0].z))
+
+    def reach(i: int) -> float:
+        return float(np.linalg.norm(np.array((world[i].x, world[i].y, world[i].z)) - wrist))
+
+    return reach(8) < reach(6) or reach(12) < reach(10)
 
 
 def palm_size(landmarks: np.ndarray, width: int, height: int) -> float:
