@@ -113,7 +113,7 @@ class Landmarker:
     reading (romanian_miss_noshot_en seat 9, full model: from the hand's entry until its
     squeeze 1.7 s later). So every :data:`RECHECK_EVERY` calls that find a closed hand (the
     index or the middle finger folded: :func:`closed`; a hand showing both already has a box
-    that holds its fingers, and re-checking every hand cost a fifth of the 12-seat frame rate),
+    that holds its fingers, so it is not worth an IMAGE-mode call),
     a fresh IMAGE-mode detection reads the same crop; when it finds a hand at the tracked
     hand's place (palm centres within half a hand) at least :data:`TIGHT_RATIO` times larger,
     the tracked box was too tight: the VIDEO landmarker is replaced and the frame re-read, so
@@ -132,8 +132,6 @@ class Landmarker:
         self._tracked = 0
         self._last_ms = -1
         self._closed = 0  # calls that found a closed hand
-        #: How many times tracking was restarted from a fresh detection (for benchmarks).
-        self.restarts = 0
 
     def _create(self, mode: Literal["VIDEO", "IMAGE"]) -> Any:
         from mediapipe.tasks.python import BaseOptions, vision
@@ -179,15 +177,16 @@ class Landmarker:
             # While every hand is tracked the palm detector is skipped, and after a loss it only
             # runs on the next call: make that call now (1 ms later) instead of a frame later.
             result = self._call(image, t)
-        if any(closed(hand) for hand in result.hand_world_landmarks):
+        worlds = _world_arrays(result)
+        if any(closed(world) for world in worlds):
             self._closed += 1
             if self._closed % RECHECK_EVERY == 0 and self._too_tight(image, result):
                 with native_logs_silenced():
                     self._landmarker.close()
                 self._landmarker = self._create("VIDEO")
                 self._last_ms = -1  # a new landmarker: its own clock (and set-up logs)
-                self.restarts += 1
                 result = self._call(image, t)
+                worlds = _world_arrays(result)
         self._tracked = len(result.hand_landmarks)
         pw, ph = pixels.shape[1], pixels.shape[0]
         out = []
@@ -196,9 +195,7 @@ class Landmarker:
             px = local[:, 0] * pw - px0 + crop.x0
             py = local[:, 1] * ph - py0 + crop.y0
             landmarks = np.stack([px / w, py / h, local[:, 2] * pw / w], axis=1)
-            world = np.array(
-                [(p.x, p.y, p.z) for p in result.hand_world_landmarks[i]], dtype=np.float64
-            )
+            world = worlds[i]
             score = result.handedness[i][0].score if result.handedness else 1.0
             bbox = (float(px.min()), float(py.min()), float(px.max()), float(py.max()))
             centre = np.array([px[list(PALM)].mean(), py[list(PALM)].mean()])
@@ -233,15 +230,17 @@ class Landmarker:
                 self._fresh.close()
 
 
-def closed(world: Any) -> bool:
+def _world_arrays(result: Any) -> list[np.ndarray]:
+    """Each hand's world landmarks of a HandLandmarker result as a (21, 3) array (metres)."""
+    return [np.array([(p.x, p.y, p.z) for p in hand], dtype=np.float64)
+            for hand in result.hand_world_landmarks]
+
+
+def closed(world: np.ndarray) -> bool:
     """Whether a hand's index or middle finger is folded: its tip nearer the wrist than its
-    middle joint (PIP), from MediaPipe's world landmarks (metres; any view, any aspect)."""
-    wrist = np.array((world[0].x, world[0].y, world[0].z))
-
-    def reach(i: int) -> float:
-        return float(np.linalg.norm(np.array((world[i].x, world[i].y, world[i].z)) - wrist))
-
-    return reach(8) < reach(6) or reach(12) < reach(10)
+    middle joint (PIP), from its (21, 3) world landmarks (metres; any view, any aspect)."""
+    reach = np.linalg.norm(world[[8, 6, 12, 10]] - world[0], axis=1)
+    return bool(reach[0] < reach[1] or reach[2] < reach[3])
 
 
 def palm_size(landmarks: np.ndarray, width: int, height: int) -> float:
