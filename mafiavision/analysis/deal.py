@@ -18,11 +18,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from mafiavision.errors import InputError, MissingInputError
+
+if TYPE_CHECKING:
+    from mafiavision.rules import RuleSet
 
 
 class DealError(InputError):
@@ -74,7 +78,7 @@ def _read(path: Path) -> DealFile:
         raise DealError(f"{path}: {describe_validation_error(exc)}") from exc
 
 
-def load_deal(path: Path, rules) -> GameDeal:
+def load_deal(path: Path, rules: RuleSet) -> GameDeal:
     """The deal of ``path`` under ``rules`` (a :class:`~mafiavision.rules.RuleSet`)."""
     sheet = _read(path)
     counts = rules.role_counts()

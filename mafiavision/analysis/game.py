@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mafiavision.analysis.deal import GameDeal
 from mafiavision.analysis.events import (
@@ -29,6 +30,9 @@ from mafiavision.analysis.events import (
     RecordInfo,
 )
 from mafiavision.analysis.finder import CheckSpan
+
+if TYPE_CHECKING:
+    from mafiavision.rules import RuleSet
 
 #: Seconds around a hunt or check within which a record's evidence time matches it.
 MATCH_PAD = 5.0
@@ -180,11 +184,12 @@ def compare(entries: list[LiveEntry], hunts: list[HuntRecord], checks: list[Chec
     return sorted(out, key=lambda d: d.t)
 
 
-def _write(path: Path, rules, nicknames: dict[int, str], plan: list[tuple[object, object]]
-           ) -> None:
+def _write(path: Path, rules: RuleSet, nicknames: dict[int, str],
+           plan: list[tuple[object, object]], deal: str) -> RecordInfo:
     """Write ``plan`` (action, evidence) through the engine's recorder — each line appended and
     fsynced — into a new file beside ``path``, then put it in place, so a re-run (or a resumed
-    batch) replaces the record of an earlier analysis instead of failing on it."""
+    batch) replaces the record of an earlier analysis instead of failing on it. Returns what was
+    written (``deal``: where the deal came from)."""
     from mafiavision.rules import Game
     from mafiavision.rules.record import RecordWriter
 
@@ -198,14 +203,6 @@ def _write(path: Path, rules, nicknames: dict[int, str], plan: list[tuple[object
     finally:
         writer.close()
     tmp.replace(path)
-
-
-def _info(path: Path, deal: str, rules, plan: list[tuple[object, object]]) -> RecordInfo:
-    from mafiavision.rules import Game
-
-    game = Game(rules)
-    for action, _ in plan:
-        game.push(action)
     return RecordInfo(path=path.name, deal=deal, actions=len(plan),
                       observed=sum(getattr(e, "video_time", None) is not None for _, e in plan),
                       next=game.next_step().text)
@@ -266,8 +263,8 @@ def write_record(path: Path, source: Path, header, entries: list[LiveEntry],
     except IllegalAction as exc:
         warnings.append(f"record.jsonl stops at {action.kind}: with the analysed night the live "
                         f"record's next action is illegal ({exc})")
-    _write(path, header.rules, header.nicknames, plan)
-    return answered, warnings, _info(path, "the live record", header.rules, plan)
+    return answered, warnings, _write(path, header.rules, header.nicknames, plan,
+                                      "the live record")
 
 
 class _Unreachable(Exception):
@@ -291,7 +288,7 @@ class _Observed:
                 and (self.seat is None or step.seats == (self.seat,)))
 
 
-def answer_checks(rules, deal: GameDeal, checks: list[CheckRecord]) -> list[CheckRecord]:
+def answer_checks(rules: RuleSet, deal: GameDeal, checks: list[CheckRecord]) -> list[CheckRecord]:
     """The checks with each leader's role and the moderator's true answer, from the deal (a
     seat whose card is not a checking leader gets its role and no answer)."""
     roles = deal.roles
@@ -307,7 +304,7 @@ def answer_checks(rules, deal: GameDeal, checks: list[CheckRecord]) -> list[Chec
     return out
 
 
-def _observed(rules, deal: GameDeal, source: Path, hunts: list[HuntRecord],
+def _observed(rules: RuleSet, deal: GameDeal, source: Path, hunts: list[HuntRecord],
               checks: list[CheckRecord], orders: list[OrdersRecord], leaders: list[CheckSpan],
               warnings: list[str]) -> list[_Observed]:
     """What the analysis found, as game actions by the deal's roles, in the recording's order;
@@ -393,9 +390,10 @@ def _observed(rules, deal: GameDeal, source: Path, hunts: list[HuntRecord],
     return sorted(out, key=lambda o: o.t)
 
 
-def record_from_deal(path: Path, source: Path, rules, deal: GameDeal, hunts: list[HuntRecord],
-                     checks: list[CheckRecord], orders: list[OrdersRecord],
-                     leaders: list[CheckSpan]) -> tuple[list[str], RecordInfo]:
+def record_from_deal(path: Path, source: Path, rules: RuleSet, deal: GameDeal,
+                     hunts: list[HuntRecord], checks: list[CheckRecord],
+                     orders: list[OrdersRecord], leaders: list[CheckSpan]
+                     ) -> tuple[list[str], RecordInfo]:
     """Write the game record of the deal and what the analysis found, in the recording's order.
 
     Between two things the recording shows, the steps the analysis does not see — night zero's
@@ -434,5 +432,4 @@ def record_from_deal(path: Path, source: Path, rules, deal: GameDeal, hunts: lis
             warnings.append(f"{item.what} is not in the game record: {exc}")
     last = max(i for i, e in enumerate(evidence) if e is not assumed)
     plan = list(zip(game.actions[:last + 1], evidence[:last + 1], strict=True))
-    _write(path, rules, deal.nicknames, plan)
-    return warnings, _info(path, deal.origin, rules, plan)
+    return warnings, _write(path, rules, deal.nicknames, plan, deal.origin)
