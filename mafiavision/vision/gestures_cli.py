@@ -6,7 +6,8 @@
 Photos: MediaPipe runs over the whole image (small images upscaled, a padded pass and tiles when
 hands are missing, see :mod:`mafiavision.vision.photo_hands`); each hand's fingers are read on
 its own landmarks and on a few test-time-augmentation views of it (mirrored, turned, cropped:
-``photo_hands.DEFAULT_VIEWS``), their probabilities averaged; one JSON object per image:
+``photo_hands.DEFAULT_VIEWS``), which vote on the finger states (``photo_hands.combine_views``);
+one JSON object per image:
 ``{"image", "hands": [{"bbox", "score", "pose", "count", "fingers"}]}``.
 
 Video: the seat tracker (:mod:`mafiavision.vision.hands`) follows each seat of the table; every

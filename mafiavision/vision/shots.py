@@ -140,7 +140,7 @@ class ShotDetector:
         self._squeeze: _Squeeze | None = None
         self._pending: ShotEvent | None = None  # released; confirmed once the hand stayed
         self._released = 0.0
-        self._ended: float | None = None  # when the last squeeze ended (released or aborted)
+        self._ended: float | None = None  # the last squeeze's release, a shot or not (None: none)
         self._last_seen: float | None = None
         #: The tracker's id of the hand the detector follows (None: none yet / untracked input).
         self.track: int | None = None
