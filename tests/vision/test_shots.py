@@ -405,6 +405,6 @@ def test_duration_limits_hold_on_frame_clocks(
     """Regression (ukrainian_miss_between_ru seat 1, lite: a squeeze from 12.24 to 12.36 s was
     rejected as shorter than 0.12 s). Times are k / fps, as the decoder gives them."""
     squeeze = _Squeeze(start_frame / fps, np.zeros(2), 20.0, 5.0, start_frame / fps, 60.0,
-                       np.array([30.0, 30.0]))
+                       np.array([30.0, 30.0]), extent=0.1, least=0.1, after=None)
     event = ShotDetector(1)._judge(squeeze, end_frame / fps)
     assert (event is not None) == shot
