@@ -21,8 +21,16 @@ its peak. It becomes a :class:`ShotEvent` only if
   shorter; a held pose is longer);
 * both fingers moved: each finger's largest rise during the squeeze (the two fingers need not
   peak in the same frame: real landmarks of a rendered squeeze peaked up to ~0.1 s apart), the
-  smaller of the two is ≥ ``balance`` × the larger and ≥ max(``min_each``, ``each_k`` × that
-  hand's per-finger noise) (one finger twitching, or jitter on one finger, is not a shot);
+  smaller of the two is ≥ ``balance`` × the larger and ≥ ``min_each``, and ≥ ``each_k`` × that
+  hand's per-finger noise unless the hand *folded* (one finger twitching, or jitter on one
+  finger, is not a shot). Folded: the hand's extent across the camera (the longest side of the
+  x-y box of its world landmarks) fell to ≤ ``fold`` of its baseline during the squeeze — the
+  extended index and middle coming down. It is read from where the landmarks lie, not from
+  their joint angles, which a small hand's landmarks give noisily (a lite reading of a ~35 px
+  hand: the index's curl rose 11° while the hand shrank to 0.65 of its extent);
+* a squeeze starting within ``baseline_window`` of the seat's last shot's release folded the
+  hand: a landmarker settling after a squeeze bends the curls for a moment without the fingers
+  coming down (the rules read a second squeeze as a miss, so it needs that evidence);
 * the hand was seen throughout, and stays in view for ``max_gap`` after the release: a gap
   longer than ``max_gap`` aborts it and restarts the baseline (a hand leaving view; a hand that
   is lowered out of view right after a "squeeze" was leaving, its landmarks shifting as it
