@@ -26,8 +26,8 @@ its peak. It becomes a :class:`ShotEvent` only if
   finger, is not a shot). Folded: the hand's extent across the camera (the longest side of the
   x-y box of its world landmarks) fell to ≤ ``fold`` of its baseline during the squeeze — the
   extended index and middle coming down. It is read from where the landmarks lie, not from
-  their joint angles, which a small hand's landmarks give noisily (a lite reading of a ~35 px
-  hand: the index's curl rose 11° while the hand shrank to 0.65 of its extent);
+  their joint angles, which garbled landmarks give poorly (a lite reading of a rendered
+  squeeze: the index's curl rose 11° while the hand shrank to 0.65 of its extent);
 * a squeeze starting within ``baseline_window`` of the seat's last shot's release folded the
   hand: a landmarker settling after a squeeze bends the curls for a moment without the fingers
   coming down (the rules read a second squeeze as a miss, so it needs that evidence);
