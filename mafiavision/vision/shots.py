@@ -181,6 +181,10 @@ class ShotDetector:
         each = max(cfg.min_each, cfg.each_k * float(spread[:2].max()))
         return baseline, max(cfg.min_depth, cfg.noise_k * noise), each
 
+    def _quiet_extent(self) -> float:
+        """The hand's baseline extent across the camera: the median over the quiet frames."""
+        return float(np.median([_extent(w) for _, _, w, _ in self._quiet]))
+
     def _showed_gun(self) -> bool:
         """Whether the hand showed the gun before the squeeze (median p over up to 8 baseline
         frames since the last squeeze ended, or over the whole baseline): index and middle
@@ -228,10 +232,17 @@ class ShotDetector:
                 return done
             baseline, on, each = self._baseline()
             rise = value - baseline
-            if rise[0] + rise[1] >= on and self._showed_gun():
-                extent = float(np.median([_extent(w) for _, _, w, _ in self._quiet]))
-                self._squeeze = _Squeeze(t, baseline, on, each, t, float(rise[0] + rise[1]),
-                                         rise.copy(), extent, _extent(obs.world), self._fired)
+            total = float(rise[0] + rise[1])
+            extent = None if total < cfg.min_depth else self._quiet_extent()
+            now = _extent(obs.world)
+            # a noisy hand's threshold is lowered to the floor while it is seen folding
+            if (
+                extent is not None
+                and (total >= on or now <= cfg.fold * extent)
+                and self._showed_gun()
+            ):
+                self._squeeze = _Squeeze(t, baseline, on, each, t, total, rise.copy(), extent,
+                                         now, self._fired)
             else:
                 self._quiet.append((t, value, obs.world, image))
             return done
