@@ -14,8 +14,10 @@ A squeeze starts when the hand showed the gun over the baseline (the finger mode
 :mod:`fingers`, median over the window: index and middle extended, and not ring and pinky both
 extended — an open hand or four fingers folding two is not the gun's squeeze) and the summed
 rise of index + middle above their baselines reaches
-``on = max(min_depth, noise_k × noise)`` and ends when it falls back below ``release_frac`` of
-its peak. It becomes a :class:`ShotEvent` only if
+``on = max(min_depth, noise_k × noise)`` — or only ``min_depth`` while the hand is seen folded
+in that frame (see below: a noisy hand's curls can rise less than its noise threshold while the
+hand visibly folds) — and ends when it falls back below ``release_frac`` of its peak. It becomes
+a :class:`ShotEvent` only if
 
 * it lasted between ``min_duration`` and ``max_duration`` (tremor and one-frame jitter are
   shorter; a held pose is longer);
