@@ -5,7 +5,7 @@ fusion beat the shipped reading (photo + 4 views), so nothing of this is in the 
 model file, ``mafiavision gestures IMAGE`` unchanged. The script keeps the experiment
 reproducible. It needs torch==2.13.0 (CPU; a development tool, torch is not a dependency of
 the product) and the landmark cache of ``scripts/extract_handdata_landmarks.py``; run it with
-such an interpreter from the repository root, e.g. ``/work/trainvenv/bin/python
+such an interpreter from the repository root, e.g. ``python
 scripts/train_photo_counter.py``.
 
 Crop (:func:`hand_crop`): from the photo's landmarks, a square grey 64×64 crop turned so that
@@ -40,8 +40,8 @@ near-duplicates), the students by student. Printed per reading: the landmarks (w
 CNN alone, the fusion at several weights, and the mean of the five figures (fold 0 EPSRC /
 sign, fold 1 EPSRC / sign, sign → Set1). Usage::
 
-    /work/trainvenv/bin/python scripts/train_photo_counter.py [--threes] [--tta] [--epochs 60]
-    /work/trainvenv/bin/python scripts/train_photo_counter.py --grid cache/crops.png
+    python scripts/train_photo_counter.py [--threes] [--tta] [--epochs 60]
+    python scripts/train_photo_counter.py --grid cache/crops.png
 """
 
 from __future__ import annotations
