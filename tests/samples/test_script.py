@@ -1,10 +1,12 @@
 from pathlib import Path
 
+import numpy as np
 import pytest
 import yaml
 
 from mafiavision.errors import InputError, MissingInputError
 from mafiavision.samples.script import NightScript, load_script
+from mafiavision.samples.timeline import appearance, build
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = {
@@ -63,9 +65,16 @@ def test_missing_and_malformed_files(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "path", sorted((ROOT / "sample_videos" / "scripts").glob("*.yaml")), ids=lambda p: p.stem
+    "path",
+    sorted((ROOT / "sample_videos" / "scripts").glob("*.yaml"))
+    + sorted((ROOT / "validation_clips" / "scripts").glob("*.yaml")),
+    ids=lambda p: f"{p.parents[1].name}/{p.stem}",
 )
-def test_committed_scripts_load(path: Path) -> None:
+def test_committed_scripts_load_and_resolve(path: Path) -> None:
     script = load_script(path)
     assert script.name == path.stem
     assert isinstance(script, NightScript)
+    seq = np.random.SeedSequence(script.seed)
+    r_look, r_time = (np.random.default_rng(s) for s in seq.spawn(2))
+    timeline = build(script, appearance(script, r_look), r_time)  # raises on impossible scenes
+    assert timeline.duration > 0
