@@ -32,7 +32,11 @@ a :class:`ShotEvent` only if
   squeeze: the index's curl rose 11° while the hand shrank to 0.65 of its extent);
 * a squeeze starting within ``baseline_window`` of the seat's last shot's release folded the
   hand: a landmarker settling after a squeeze bends the curls for a moment without the fingers
-  coming down (the rules read a second squeeze as a miss, so it needs that evidence);
+  coming down (the rules read a second squeeze as a miss, so it needs that evidence); and the
+  hand opened back out (its extent above ``fold`` of that shot's baseline) between the two — a
+  curl signal that dips and rises again while the hand is still folded is the release
+  rebounding, not a second squeeze (seen on unseen validation clips: 0.05–0.07 s after a
+  release, the hand at 0.62–0.88 of its extent);
 * the hand was seen throughout, and stays in view for ``max_gap`` after the release: a gap
   longer than ``max_gap`` aborts it and restarts the baseline (a hand leaving view; a hand that
   is lowered out of view right after a "squeeze" was leaving, its landmarks shifting as it
@@ -140,6 +144,8 @@ class _Squeeze:
     extent: float  # the hand's baseline extent across the camera (see _extent)
     least: float  # the smallest extent during the squeeze
     after: float | None  # the release of the seat's last shot before it (None: none)
+    reopened: bool = True  # the hand opened back out since that shot (ShotDetector._reopened)
+    regained: float = 0.0  # the largest extent since the smallest (the hand opening back out)
 
 
 class ShotDetector:
@@ -160,6 +166,10 @@ class ShotDetector:
         self._released = 0.0
         self._ended: float | None = None  # the last squeeze's release, a shot or not (None: none)
         self._fired: float | None = None  # the last shot's release (None: none)
+        self._fired_extent = 0.0  # that shot's baseline extent
+        #: Whether the hand opened back out (extent above ``fold`` of the last shot's baseline
+        #: extent) since that shot's release.
+        self._reopened = True
         self._last_seen: float | None = None
         #: The tracker's id of the hand the detector follows (None: none yet / untracked input).
         self.track: int | None = None
@@ -171,6 +181,7 @@ class ShotDetector:
         self._pending = None
         self._ended = None
         self._fired = None
+        self._reopened = True
 
     def _baseline(self) -> tuple[np.ndarray, float, float]:
         """Baseline per finger, the index+middle threshold and the per-finger minimum rise."""
@@ -237,6 +248,8 @@ class ShotDetector:
             total = float(rise[0] + rise[1])
             extent = None if total < cfg.min_depth else self._quiet_extent()
             now = _extent(obs.world)
+            if now > cfg.fold * self._fired_extent:
+                self._reopened = True
             # a noisy hand's threshold is lowered to the floor while it is seen folding
             if (
                 extent is not None
@@ -244,14 +257,18 @@ class ShotDetector:
                 and self._showed_gun()
             ):
                 self._squeeze = _Squeeze(t, baseline, on, each, t, total, rise.copy(), extent,
-                                         now, self._fired)
+                                         now, self._fired, self._reopened)
             else:
                 self._quiet.append((t, value, obs.world, image))
             return done
         rise = value - squeeze.baseline
         total = float(rise[0] + rise[1])
         squeeze.most = np.maximum(squeeze.most, rise)
-        squeeze.least = min(squeeze.least, _extent(obs.world))
+        now = _extent(obs.world)
+        if now < squeeze.least:
+            squeeze.least, squeeze.regained = now, 0.0
+        else:
+            squeeze.regained = max(squeeze.regained, now)
         if total > squeeze.peak:
             squeeze.peak, squeeze.peak_t = total, t
         if t - squeeze.start > cfg.max_duration:
@@ -266,7 +283,9 @@ class ShotDetector:
             if self._pending is not None:  # seen since its release: it stands
                 done.append(self._pending)
             self._pending, self._released = event, t
-            self._fired = t
+            self._fired, self._fired_extent = t, squeeze.extent
+            # the curls' release lags the hand's: it may have opened out before it
+            self._reopened = squeeze.regained > cfg.fold * squeeze.extent
         return done
 
     def _judge(self, squeeze: _Squeeze, end: float) -> ShotEvent | None:
@@ -282,6 +301,8 @@ class ShotDetector:
         second = squeeze.after is not None and squeeze.start - squeeze.after < cfg.baseline_window
         if (small < squeeze.each or second) and not folded:
             return None
+        if second and not squeeze.reopened:
+            return None  # the last shot's release rebounding: the hand never opened back out
         depth = squeeze.peak
         confidence = depth / (depth + squeeze.on) * min(1.0, small / large / 0.5)
         return ShotEvent(self.seat, squeeze.peak_t, duration, depth, float(confidence))

@@ -409,23 +409,24 @@ def test_duration_limits_hold_on_frame_clocks(
 
 
 @pytest.mark.parametrize(
-    ("small", "least", "after", "shot"),
+    ("small", "least", "after", "reopened", "shot"),
     [
-        (12.0, 0.100, None, True),  # both fingers over the per-finger floor (10°)
-        (6.0, 0.100, None, False),  # one finger under it, the hand not folded
-        (6.0, 0.085, None, True),  # under it, but the hand folded (0.85 of its extent)
-        (2.0, 0.050, None, False),  # under min_each: folding does not rescue it
-        (12.0, 0.100, 9.0, False),  # 1.0 s after the last shot, not folded: a settling bump
-        (12.0, 0.085, 9.0, True),  # 1.0 s after the last shot and folded: a real second squeeze
-        (12.0, 0.100, 8.0, True),  # 2.0 s after the last shot: measured as any squeeze
+        (12.0, 0.100, None, True, True),  # both fingers over the per-finger floor (10°)
+        (6.0, 0.100, None, True, False),  # one finger under it, the hand not folded
+        (6.0, 0.085, None, True, True),  # under it, but the hand folded (0.85 of its extent)
+        (2.0, 0.050, None, True, False),  # under min_each: folding does not rescue it
+        (12.0, 0.100, 9.0, True, False),  # 1.0 s after the last shot, not folded: settling bump
+        (12.0, 0.085, 9.0, True, True),  # 1.0 s after the last shot, folded: a second squeeze
+        (12.0, 0.085, 9.0, False, False),  # folded, but never opened out since: a rebound
+        (12.0, 0.100, 8.0, False, True),  # 2.0 s after the last shot: measured as any squeeze
     ],
 )
 def test_the_fold_stands_in_for_the_finger_floor_and_guards_a_second_shot(
-    small: float, least: float, after: float | None, shot: bool
+    small: float, least: float, after: float | None, reopened: bool, shot: bool
 ) -> None:
     """The hand's extent across the camera (baseline 0.1 m here) against ``fold`` (0.9)."""
     squeeze = _Squeeze(10.0, np.zeros(2), 20.0, 10.0, 10.1, 40.0, np.array([small, 15.0]),
-                       extent=0.1, least=least, after=after)
+                       extent=0.1, least=least, after=after, reopened=reopened)
     assert (ShotDetector(1)._judge(squeeze, 10.3) is not None) == shot
 
 
