@@ -80,10 +80,11 @@ def plan(recordings: Sequence[Path], out: Path, rules: str, table: Path | None) 
 def run_job(job: BatchJob) -> GameRow:
     """Analyse one recording (runs on a worker); any error becomes a ``failed`` row."""
     from mafiavision.analysis.pipeline import Options, analyze
+    from mafiavision.analysis.scan import ScanConfig
 
-    try:
+    try:  # the games run side by side, one per worker process: each examines its seats alone
         result = analyze(job.recording, job.table, job.rules, job.out,
-                         Options(deal=job.deal, progress=False))
+                         Options(deal=job.deal, progress=False, scan=ScanConfig(threads=1)))
     except Exception as exc:  # one bad file must never stop the batch
         return GameRow(job.game, "failed", error=f"{type(exc).__name__}: {exc}".splitlines()[0])
     return GameRow.from_events(job.game, "done", result.events)
