@@ -46,6 +46,9 @@ from mafiavision.vision.tracks import Detection
 
 #: Input size of MediaPipe's hand landmark model: a hand this wide loses nothing to downscaling.
 MODEL_HAND_PX = 224.0
+#: Frames decoded ahead by the source's thread (a day's 15 skipped frames between two tracked
+#: ones, and some).
+PREFETCH = 32
 
 
 @dataclass(frozen=True)
@@ -151,7 +154,7 @@ def scan(info: MediaInfo, table, config: ScanConfig,
                 2: ThreadedSeatTracker(table, threads=threads, model=config.model,
                                        hands_per_seat=2, gate=False)}
     mode: str | int = "day"
-    source = VideoFileSource(info.path, max_width=width)
+    source = VideoFileSource(info.path, max_width=width, prefetch=PREFETCH)
     try:
         for frame in source.frames(due):
             hands = trackers[mode].update(frame)
