@@ -80,11 +80,10 @@ def plan(recordings: Sequence[Path], out: Path, rules: str, table: Path | None) 
 def run_job(job: BatchJob) -> GameRow:
     """Analyse one recording (runs on a worker); any error becomes a ``failed`` row."""
     from mafiavision.analysis.pipeline import Options, analyze
-    from mafiavision.analysis.scan import ScanConfig
 
-    try:  # the games run side by side, one per worker process: each examines its seats alone
+    try:
         result = analyze(job.recording, job.table, job.rules, job.out,
-                         Options(deal=job.deal, progress=False, scan=ScanConfig(threads=1)))
+                         Options(deal=job.deal, progress=False))
     except Exception as exc:  # one bad file must never stop the batch
         return GameRow(job.game, "failed", error=f"{type(exc).__name__}: {exc}".splitlines()[0])
     return GameRow.from_events(job.game, "done", result.events)
