@@ -14,15 +14,25 @@ A squeeze starts when the hand showed the gun over the baseline (the finger mode
 :mod:`fingers`, median over the window: index and middle extended, and not ring and pinky both
 extended — an open hand or four fingers folding two is not the gun's squeeze) and the summed
 rise of index + middle above their baselines reaches
-``on = max(min_depth, noise_k × noise)`` and ends when it falls back below ``release_frac`` of
-its peak. It becomes a :class:`ShotEvent` only if
+``on = max(min_depth, noise_k × noise)`` — or only ``min_depth`` while the hand is seen folded
+in that frame (see below: a noisy hand's curls can rise less than its noise threshold while the
+hand visibly folds) — and ends when it falls back below ``release_frac`` of its peak. It becomes
+a :class:`ShotEvent` only if
 
 * it lasted between ``min_duration`` and ``max_duration`` (tremor and one-frame jitter are
   shorter; a held pose is longer);
 * both fingers moved: each finger's largest rise during the squeeze (the two fingers need not
   peak in the same frame: real landmarks of a rendered squeeze peaked up to ~0.1 s apart), the
-  smaller of the two is ≥ ``balance`` × the larger and ≥ max(``min_each``, ``each_k`` × that
-  hand's per-finger noise) (one finger twitching, or jitter on one finger, is not a shot);
+  smaller of the two is ≥ ``balance`` × the larger and ≥ ``min_each``, and ≥ ``each_k`` × that
+  hand's per-finger noise unless the hand *folded* (one finger twitching, or jitter on one
+  finger, is not a shot). Folded: the hand's extent across the camera (the longest side of the
+  x-y box of its world landmarks) fell to ≤ ``fold`` of its baseline during the squeeze — the
+  extended index and middle coming down. It is read from where the landmarks lie, not from
+  their joint angles, which garbled landmarks give poorly (a lite reading of a rendered
+  squeeze: the index's curl rose 11° while the hand shrank to 0.65 of its extent);
+* a squeeze starting within ``baseline_window`` of the seat's last shot's release folded the
+  hand: a landmarker settling after a squeeze bends the curls for a moment without the fingers
+  coming down (the rules read a second squeeze as a miss, so it needs that evidence);
 * the hand was seen throughout, and stays in view for ``max_gap`` after the release: a gap
   longer than ``max_gap`` aborts it and restarts the baseline (a hand leaving view; a hand that
   is lowered out of view right after a "squeeze" was leaving, its landmarks shifting as it
@@ -107,6 +117,11 @@ class ShotConfig:
     #: pinky half extended (0.5–0.9), which a plain p > 0.5 took for an open hand.
     open_floor: float = 0.93
     max_gap: float = 0.25
+    #: The hand folded when its extent across the camera (:func:`_extent`) fell to this share
+    #: of its baseline during the squeeze. Tuned on ``scripts/eval_shots.py`` (seed 2, 60 clips
+    #: per kind, real frames): the real squeezes (face, double, turning; 237 found) reach
+    #: 0.49–0.86, the back-of-hand bends (rise 18–30°) and the one false shot (jitter) 0.97–1.00.
+    fold: float = 0.9
 
 
 #: Durations are compared with this slack (seconds) against the float rounding of frame times.
@@ -122,6 +137,9 @@ class _Squeeze:
     peak_t: float
     peak: float
     most: np.ndarray  # the largest rise of index and of middle anywhere in the squeeze
+    extent: float  # the hand's baseline extent across the camera (see _extent)
+    least: float  # the smallest extent during the squeeze
+    after: float | None  # the release of the seat's last shot before it (None: none)
 
 
 class ShotDetector:
@@ -141,6 +159,7 @@ class ShotDetector:
         self._pending: ShotEvent | None = None  # released; confirmed once the hand stayed
         self._released = 0.0
         self._ended: float | None = None  # the last squeeze's release, a shot or not (None: none)
+        self._fired: float | None = None  # the last shot's release (None: none)
         self._last_seen: float | None = None
         #: The tracker's id of the hand the detector follows (None: none yet / untracked input).
         self.track: int | None = None
@@ -151,6 +170,7 @@ class ShotDetector:
         self._squeeze = None
         self._pending = None
         self._ended = None
+        self._fired = None
 
     def _baseline(self) -> tuple[np.ndarray, float, float]:
         """Baseline per finger, the index+middle threshold and the per-finger minimum rise."""
@@ -162,6 +182,10 @@ class ShotDetector:
         noise = 1.4826 * float(np.median(np.abs(pair - np.median(pair))))
         each = max(cfg.min_each, cfg.each_k * float(spread[:2].max()))
         return baseline, max(cfg.min_depth, cfg.noise_k * noise), each
+
+    def _quiet_extent(self) -> float:
+        """The hand's baseline extent across the camera: the median over the quiet frames."""
+        return float(np.median([_extent(w) for _, _, w, _ in self._quiet]))
 
     def _showed_gun(self) -> bool:
         """Whether the hand showed the gun before the squeeze (median p over up to 8 baseline
@@ -210,15 +234,24 @@ class ShotDetector:
                 return done
             baseline, on, each = self._baseline()
             rise = value - baseline
-            if rise[0] + rise[1] >= on and self._showed_gun():
-                self._squeeze = _Squeeze(t, baseline, on, each, t, float(rise[0] + rise[1]),
-                                         rise.copy())
+            total = float(rise[0] + rise[1])
+            extent = None if total < cfg.min_depth else self._quiet_extent()
+            now = _extent(obs.world)
+            # a noisy hand's threshold is lowered to the floor while it is seen folding
+            if (
+                extent is not None
+                and (total >= on or now <= cfg.fold * extent)
+                and self._showed_gun()
+            ):
+                self._squeeze = _Squeeze(t, baseline, on, each, t, total, rise.copy(), extent,
+                                         now, self._fired)
             else:
                 self._quiet.append((t, value, obs.world, image))
             return done
         rise = value - squeeze.baseline
         total = float(rise[0] + rise[1])
         squeeze.most = np.maximum(squeeze.most, rise)
+        squeeze.least = min(squeeze.least, _extent(obs.world))
         if total > squeeze.peak:
             squeeze.peak, squeeze.peak_t = total, t
         if t - squeeze.start > cfg.max_duration:
@@ -233,6 +266,7 @@ class ShotDetector:
             if self._pending is not None:  # seen since its release: it stands
                 done.append(self._pending)
             self._pending, self._released = event, t
+            self._fired = t
         return done
 
     def _judge(self, squeeze: _Squeeze, end: float) -> ShotEvent | None:
@@ -242,11 +276,22 @@ class ShotDetector:
         # frame times are fractions (k / fps): 3 frames at 25 fps is 0.11999999999999922 s
         if not cfg.min_duration - _CLOCK_EPS <= duration <= cfg.max_duration + _CLOCK_EPS:
             return None
-        if small < squeeze.each or small < cfg.balance * large:
+        if small < cfg.min_each or small < cfg.balance * large:
+            return None
+        folded = squeeze.least <= cfg.fold * squeeze.extent
+        second = squeeze.after is not None and squeeze.start - squeeze.after < cfg.baseline_window
+        if (small < squeeze.each or second) and not folded:
             return None
         depth = squeeze.peak
         confidence = depth / (depth + squeeze.on) * min(1.0, small / large / 0.5)
         return ShotEvent(self.seat, squeeze.peak_t, duration, depth, float(confidence))
+
+
+def _extent(world: np.ndarray) -> float:
+    """The hand's extent across the camera: the longest side of the box around its world
+    landmarks in x and y (MediaPipe's world axes follow the image's), metres. Folding the
+    extended index and middle shrinks it; the joint angles of a garbled reading need not."""
+    return float(np.ptp(world[:, :2], axis=0).max())
 
 
 class Scored(Protocol):

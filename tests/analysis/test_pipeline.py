@@ -44,17 +44,7 @@ def test_checks_match_the_truth(batch_run: BatchRun, game: str) -> None:
         assert check.start < shown["end"] and check.end > shown["start"]
 
 
-#: Clips whose verdict differs from the truth, and why (docs/accuracy.md, "Analysis").
-WRONG_VERDICTS = {
-    "ukrainian_miss_between_ru": "the landmarks of seats 1 and 10 barely bend during their "
-    "squeezes (30-60 degrees against 150-300 elsewhere): seat 1's shot is read as two weak ones "
-    "and seat 10's is missed",
-}
-
-
-@pytest.mark.parametrize(
-    "game", [pytest.param(g, marks=pytest.mark.xfail(reason=WRONG_VERDICTS[g]))
-             if g in WRONG_VERDICTS else g for g in TEST_CLIPS])
+@pytest.mark.parametrize("game", TEST_CLIPS)
 def test_verdicts_match_the_truth(batch_run: BatchRun, game: str) -> None:
     events, truth = load(batch_run, game), truth_of(game)
     assert [(h.verdict.outcome, h.verdict.target,
