@@ -67,8 +67,9 @@ def test_missing_and_malformed_files(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "path",
     sorted((ROOT / "sample_videos" / "scripts").glob("*.yaml"))
-    + sorted((ROOT / "validation_clips" / "scripts").glob("*.yaml")),
-    ids=lambda p: f"{p.parents[1].name}/{p.stem}",
+    + sorted((ROOT / "validation_clips" / "scripts").glob("*.yaml"))
+    + sorted((ROOT / "validation_clips" / "scripts_v2").glob("*.yaml")),
+    ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.stem}",
 )
 def test_committed_scripts_load_and_resolve(path: Path) -> None:
     script = load_script(path)
