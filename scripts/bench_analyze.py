@@ -7,9 +7,14 @@ game; a clip is used again when there are fewer): before each night ``--day`` se
 the clip's first frame, no hand raised, with sensor noise, and silence — then the clip itself
 scaled to 1280×720 and resampled to 30 fps by time (its picture and sound stay together). Runs
 the analysis on it and prints seconds of video per second of wall time (× real time) and of CPU
-time, the hunts found against the clips' ground truth, the data and the machine.
+time (user + system, every thread of the process), the hunts found against the clips' ground
+truth, the data and the machine.
 
     python scripts/bench_analyze.py [--clips 'sample_videos/*.mp4'] [--day 60] [--nights 4]
+                                    [--threads N] [--keep DIR | --game DIR]
+
+``--keep DIR`` keeps the built game in DIR; ``--game DIR`` analyses a game kept so (no rebuild:
+A/B runs of two versions on the same file).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 import argparse
 import glob
 import json
+import resource
 import sys
 import tempfile
 import time
@@ -133,8 +139,15 @@ def same_layout(clips: list[Path]) -> list[Path]:
 
 
 
+def _cpu() -> float:
+    """CPU seconds of this process so far: user + system, every thread."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def main() -> int:
     from mafiavision.analysis.pipeline import Options, analyze
+    from mafiavision.analysis.scan import ScanConfig
     from mafiavision.vision.table import Table
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -142,38 +155,53 @@ def main() -> int:
     parser.add_argument("--day", type=float, default=60.0, help="seconds of day before a clip")
     parser.add_argument("--nights", type=int, default=4, help="clips in the game")
     parser.add_argument("--rules", default="kharkiv")
-    parser.add_argument("--keep", type=Path, help="keep the built game in this folder")
+    parser.add_argument("--threads", type=int, default=ScanConfig().threads,
+                        help="threads examining a frame's seats (default: the CPU count)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--keep", type=Path, help="keep the built game in this folder")
+    where.add_argument("--game", type=Path, help="analyse the game kept in this folder by "
+                       "--keep (the other game options are ignored)")
     args = parser.parse_args()
 
-    clips = sorted(Path(p) for p in glob.glob(args.clips))
-    if not clips:
-        print(f"no clip matches {args.clips}", file=sys.stderr)
-        return 2
-    layout = same_layout(clips)
-    clips = [layout[i % len(layout)] for i in range(args.nights)]
     with tempfile.TemporaryDirectory() as tmp:
-        folder = args.keep or Path(tmp)
-        folder.mkdir(parents=True, exist_ok=True)
-        game = folder / "game.mp4"
-        t0 = time.perf_counter()
-        duration, starts = build_game(clips, args.day, game)
-        built = time.perf_counter() - t0
-        table = Table.load(clips[0].with_name(clips[0].stem + ".table.json"))
-        table = table.model_copy(update={"image_size": (WIDTH, HEIGHT)})
-        table_path = folder / "game.table.json"
-        table.save(table_path)
-        t0, cpu0 = time.perf_counter(), time.process_time()
-        result = analyze(game, table_path, args.rules, folder / "out", Options(progress=False))
-        wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+        folder = args.game or args.keep or Path(tmp)
+        game, table_path = folder / "game.mp4", folder / "game.table.json"
+        plan = folder / "game.json"
+        if args.game is not None:
+            kept = json.loads(plan.read_text())
+            duration, day, built = kept["duration"], kept["day"], 0.0
+            starts = [(Path(c), t) for c, t in kept["starts"]]
+            clips = [c for c, _ in starts]
+        else:
+            clips = sorted(Path(p) for p in glob.glob(args.clips))
+            if not clips:
+                print(f"no clip matches {args.clips}", file=sys.stderr)
+                return 2
+            layout = same_layout(clips)
+            clips = [layout[i % len(layout)] for i in range(args.nights)]
+            folder.mkdir(parents=True, exist_ok=True)
+            t0 = time.perf_counter()
+            duration, starts = build_game(clips, args.day, game)
+            built, day = time.perf_counter() - t0, args.day
+            table = Table.load(clips[0].with_name(clips[0].stem + ".table.json"))
+            table = table.model_copy(update={"image_size": (WIDTH, HEIGHT)})
+            table.save(table_path)
+            plan.write_text(json.dumps({"duration": duration, "day": day,
+                                        "starts": [(str(c), t) for c, t in starts]}))
+        options = Options(progress=False, scan=ScanConfig(threads=args.threads))
+        t0, cpu0 = time.perf_counter(), _cpu()
+        result = analyze(game, table_path, args.rules, folder / "out", options)
+        wall, cpu = time.perf_counter() - t0, _cpu() - cpu0
     events = result.events
     print(f"data: {len(clips)} nights from sample clips ({', '.join(c.name for c in clips)}) with "
-          f"{args.day:.0f} s of day before each, scaled to {WIDTH}x{HEIGHT} @ {FPS} fps "
-          f"H.264+AAC: {duration:.1f} s of video (built in {built:.1f} s)")
+          f"{day:.0f} s of day before each, scaled to {WIDTH}x{HEIGHT} @ {FPS} fps "
+          f"H.264+AAC: {duration:.1f} s of video "
+          + (f"(built in {built:.1f} s)" if args.game is None else f"(kept in {folder})"))
     print(f"machine: {describe_machine()}")
     sampling = events.sampling
-    print(f"analysis: {wall:.1f} s wall for {duration:.1f} s of video = "
-          f"{duration / wall:.2f}x real time ({cpu:.1f} s CPU = {duration / cpu:.2f}x per core)"
-          f"; frames decoded {sampling['frames_decoded']:.0f}"
+    print(f"analysis ({args.threads} threads): {wall:.1f} s wall for {duration:.1f} s of video = "
+          f"{duration / wall:.2f}x real time ({cpu:.1f} s CPU, user + system = "
+          f"{duration / cpu:.2f}x per CPU-second); frames decoded {sampling['frames_decoded']:.0f}"
           f", tracked {events.sampling['frames_tracked']:.0f}, decode width "
           f"{events.sampling['decode_width']:.0f}")
     print(f"found: {len(events.hunts)} hunts, {len(events.checks)} checks, "

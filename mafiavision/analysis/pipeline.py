@@ -3,7 +3,8 @@
 1. probe the recording and check that the table fits it (a clear error otherwise);
 2. the vision pass (:mod:`~mafiavision.analysis.scan`): hands, poses, bend signal, shots,
    numbers, with the cheap day gate;
-3. the audio track's voice segments (none → a vision-only analysis, said in the report);
+3. meanwhile, in a thread, the audio track's voice segments (none → a vision-only analysis,
+   said in the report);
 4. the hunts and checks, found (:mod:`~mafiavision.analysis.finder`) or given by hand;
 5. per hunt the number windows of the count and the verdict of the night arbiter
    (``night.arbiter.judge_hunt``, the same one the live night uses); per check the number read
@@ -16,6 +17,7 @@
 from __future__ import annotations
 
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -251,10 +253,12 @@ def analyze(recording: Path, table_path: Path, rules: str, out: Path,
     def advance(t: float) -> None:
         bar.update(max(0.0, round(t, 1) - bar.n))
 
-    result = scan(info, table, options.scan, progress=advance)
-    bar.close()
-
-    speech, audio_warning = speech_segments(info)
+    # the audio track is read meanwhile: its decoder and voice detector release the GIL
+    with ThreadPoolExecutor(1, "speech") as audio:
+        listened = audio.submit(speech_segments, info)
+        result = scan(info, table, options.scan, progress=advance)
+        bar.close()
+        speech, audio_warning = listened.result()
     if options.progress and speech is None:
         print(f"{recording.name}: vision-only analysis: {audio_warning}", file=sys.stderr)
     numbers = [_number(n) for n in result.numbers]

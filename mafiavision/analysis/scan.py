@@ -22,20 +22,33 @@ detector lost one shot of nine and invented another on the sample clips.
 Frames are decoded at a reduced width when that cannot cost accuracy: the hand landmark model
 looks at a 224-pixel crop around the hand, so frames are shrunk until the smallest expected hand
 (``Table.hand_width_px``) is :data:`MODEL_HAND_PX` wide, never below, never enlarged.
+
+The seats of a frame are examined by ``threads`` threads (:class:`ThreadedSeatTracker`): each
+landmarker call runs in MediaPipe's C++ code without the GIL and uses one core, and every seat
+keeps its own landmarker, so the landmarks are the same as one thread's.
 """
 
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 from mafiavision.analysis.media import MediaInfo
 from mafiavision.analysis.seats import SeatStages
 from mafiavision.analysis.timeline import SeatSeries, TimelineBuilder
+from mafiavision.vision.hands import SeatTracker
+from mafiavision.vision.sources import Frame
+from mafiavision.vision.tracks import Detection
 
 #: Input size of MediaPipe's hand landmark model: a hand this wide loses nothing to downscaling.
 MODEL_HAND_PX = 224.0
+#: Frames decoded ahead by the source's thread (a day's 15 skipped frames between two tracked
+#: ones, and some).
+PREFETCH = 32
 
 
 @dataclass(frozen=True)
@@ -44,6 +57,8 @@ class ScanConfig:
     night_fps: float = 30.0
     linger: float = 1.5
     model: str = "lite"
+    #: Threads examining the seats of a frame (1: the calling thread alone).
+    threads: int = field(default_factory=lambda: os.cpu_count() or 1)
 
 
 @dataclass
@@ -78,6 +93,35 @@ class _Due:
         self.t, self.step = base + step, step
 
 
+class ThreadedSeatTracker(SeatTracker):
+    """A :class:`SeatTracker` whose due seats are examined by a pool of ``threads`` threads.
+
+    Each seat's VIDEO-mode landmarker still sees every one of its crops in order (a frame's
+    seats are all done before the next frame), so its landmarks do not depend on the threads.
+    """
+
+    def __init__(self, table: Any, *, threads: int, **kwargs: Any) -> None:
+        super().__init__(table, **kwargs)
+        self._pool = ThreadPoolExecutor(threads, "landmarker") if threads > 1 else None
+
+    def _detect(self, frame: Frame, seats: list[int]) -> dict[int, list[Detection]]:
+        if self._pool is None or len(seats) < 2:
+            return super()._detect(frame, seats)
+        h, w = frame.image.shape[:2]
+        jobs = {}
+        for number in seats:
+            c = self._seats[number].crop
+            jobs[number] = self._pool.submit(self._landmarker(number).detect,
+                                             frame.image[c.y0 : c.y1, c.x0 : c.x1], c, (w, h),
+                                             frame.t)
+        return {number: job.result() for number, job in jobs.items()}
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+        super().close()
+
+
 def decode_width(table, info: MediaInfo) -> int:
     """The narrowest frame width at which every seat's hand is still ``MODEL_HAND_PX`` wide."""
     smallest = min(table.hand_width_px(s, info.width, info.height) for s in table.seat_numbers())
@@ -89,7 +133,6 @@ def decode_width(table, info: MediaInfo) -> int:
 def scan(info: MediaInfo, table, config: ScanConfig,
          progress: Callable[[float], None] | None = None) -> ScanResult:
     """Track the whole recording; ``progress(t)`` is called with each processed frame's time."""
-    from mafiavision.vision.hands import SeatTracker
     from mafiavision.vision.sources import TruncatedInputError, VideoFileSource
 
     width = decode_width(table, info)
@@ -103,12 +146,15 @@ def scan(info: MediaInfo, table, config: ScanConfig,
     last_gun: dict[int, float] = {}
     # "day": every seat due every frame but none active, so each stays behind the image gate
     # (refreshed every 2 s); 1 and 2: hands looked for per seat at night.
-    trackers = {"day": SeatTracker(table, model=config.model, hands_per_seat=2, sweep_every=1,
-                                   gate=True),
-                1: SeatTracker(table, model=config.model, hands_per_seat=1, gate=False),
-                2: SeatTracker(table, model=config.model, hands_per_seat=2, gate=False)}
+    threads = config.threads
+    trackers = {"day": ThreadedSeatTracker(table, threads=threads, model=config.model,
+                                           hands_per_seat=2, sweep_every=1, gate=True),
+                1: ThreadedSeatTracker(table, threads=threads, model=config.model,
+                                       hands_per_seat=1, gate=False),
+                2: ThreadedSeatTracker(table, threads=threads, model=config.model,
+                                       hands_per_seat=2, gate=False)}
     mode: str | int = "day"
-    source = VideoFileSource(info.path, max_width=width)
+    source = VideoFileSource(info.path, max_width=width, prefetch=PREFETCH)
     try:
         for frame in source.frames(due):
             hands = trackers[mode].update(frame)

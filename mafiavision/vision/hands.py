@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import os
 import sys
+import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -88,20 +89,26 @@ def seat_crops(table: Table, width: int, height: int) -> dict[int, SeatCrop]:
     return {r.seat: SeatCrop(r.seat, *r.pixel_box(width, height)) for r in table.regions}
 
 
+#: Held while stderr is redirected: landmarkers run in threads too (``analysis.scan``), and two
+#: interleaved redirections would leave stderr pointing at /dev/null.
+_SILENCE_LOCK = threading.RLock()
+
+
 @contextmanager
 def native_logs_silenced() -> Iterator[None]:
     """Silence what MediaPipe's C++ code writes to stderr (INFO lines about LiteRT, XNNPACK)
     while a landmarker is created and first run; no environment variable turns those off."""
-    sys.stderr.flush()
-    saved = os.dup(2)
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, 2)
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-        os.close(devnull)
+    with _SILENCE_LOCK:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, 2)
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            os.close(devnull)
 
 
 class Landmarker:
@@ -437,18 +444,22 @@ class SeatTracker:
             self._sweep_pos = (self._sweep_pos + per_frame) % len(inactive)
         return due
 
+    def _landmarker(self, number: int) -> Landmarker:
+        """The seat's landmarker, made at its first use."""
+        seat = self._seats[number]
+        if seat.landmarker is None:
+            seat.landmarker = Landmarker(
+                self.model, self.hands_per_seat, self.min_confidence, self.crop_pad
+            )
+        return seat.landmarker
+
     def _detect(self, frame: Frame, seats: list[int]) -> dict[int, list[Detection]]:
-        """Run each listed seat's landmarker on its crop (overridden by the parallel tracker)."""
+        """Run each listed seat's landmarker on its crop (overridden by the parallel trackers)."""
         h, w = frame.image.shape[:2]
         out = {}
         for number in seats:
-            seat = self._seats[number]
-            if seat.landmarker is None:
-                seat.landmarker = Landmarker(
-                    self.model, self.hands_per_seat, self.min_confidence, self.crop_pad
-                )
-            c = seat.crop
-            out[number] = seat.landmarker.detect(
+            c = self._seats[number].crop
+            out[number] = self._landmarker(number).detect(
                 frame.image[c.y0 : c.y1, c.x0 : c.x1], c, (w, h), frame.t
             )
         return out

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import queue
 import re
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -91,15 +93,70 @@ class FrameSource:
         self.close()
 
 
-class VideoFileSource(FrameSource):
-    """A video file decoded with PyAV: pts-based times, rotation honoured, optional downscale."""
+class _Prefetch:
+    """An iterator run in a thread, up to ``depth`` items ahead of its reader (PyAV releases the
+    GIL while it demuxes and decodes, so the file is decoded while the reader works on the
+    frames before). Its exception, if any, is raised to the reader after the items before it."""
 
-    def __init__(self, path: Path, *, max_width: int | None = None) -> None:
+    _END = object()
+
+    def __init__(self, items: Iterator[Any], depth: int) -> None:
+        self._queue: queue.Queue[tuple[Any, BaseException | None]] = queue.Queue(depth)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(items,), name="decoder",
+                                        daemon=True)
+        self._thread.start()
+
+    def _put(self, item: tuple[Any, BaseException | None]) -> bool:
+        while not self._stop.is_set():
+            with contextlib.suppress(queue.Full):
+                self._queue.put(item, timeout=0.1)
+                return True
+        return False
+
+    def _run(self, items: Iterator[Any]) -> None:
+        try:
+            for item in items:
+                if not self._put((item, None)):
+                    return
+        except BaseException as exc:  # handed to the reader
+            self._put((self._END, exc))
+            return
+        self._put((self._END, None))
+
+    def __iter__(self) -> Iterator[Any]:
+        try:
+            while True:
+                item, exc = self._queue.get()
+                if item is self._END:
+                    if exc is not None:
+                        raise exc
+                    return
+                yield item
+        finally:
+            self.stop()
+
+    def stop(self) -> None:
+        """Stop the thread and wait for it (idempotent)."""
+        self._stop.set()
+        self._thread.join()
+
+
+class VideoFileSource(FrameSource):
+    """A video file decoded with PyAV: pts-based times, rotation honoured, optional downscale.
+
+    With ``prefetch`` > 0 a thread decodes up to that many frames ahead of the reader (the
+    frames are the same; converting them to RGB stays with the reader, who knows which it
+    wants)."""
+
+    def __init__(self, path: Path, *, max_width: int | None = None, prefetch: int = 0) -> None:
         import av
 
         self.path = path
         self.name = str(path)
         self.max_width = max_width
+        self.prefetch = prefetch
+        self._prefetch: _Prefetch | None = None
         try:
             self._container = av.open(str(path))
         except av.error.FFmpegError as exc:
@@ -165,7 +222,14 @@ class VideoFileSource(FrameSource):
         size: tuple[int, int] | None = None
         self.error: str | None = None
         self.decoded, self.last_t = 0, 0.0
-        for vf in self._decoded():
+        decoded: Iterator[Any] = self._decoded()
+        if self._prefetch is not None:  # an earlier pass's thread
+            self._prefetch.stop()
+            self._prefetch = None
+        if self.prefetch > 0:
+            self._prefetch = _Prefetch(decoded, self.prefetch)
+            decoded = iter(self._prefetch)
+        for vf in decoded:
             if vf.pts is None:
                 t = last_t + 1 / (self.fps or 30) if index else 0.0
             else:
@@ -202,6 +266,8 @@ class VideoFileSource(FrameSource):
         return f"t={last_t:.3f} s after {count} frames"
 
     def close(self) -> None:
+        if self._prefetch is not None:
+            self._prefetch.stop()
         self._container.close()
 
 

@@ -4,6 +4,7 @@ landmarker runs once per gate refresh (2 s), not on every tracked frame."""
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from mafiavision.analysis.media import probe
@@ -39,3 +40,52 @@ def test_a_still_day_is_sampled_and_gated(day: tuple[Path, Table], day_fps: floa
     # at 2 fps (one per seat and frame without the gate)
     per_seat = 1 + SECONDS / SeatGate().refresh
     assert len(runs) <= table.seats * per_seat
+
+
+@pytest.fixture(scope="module")
+def night_frames(sample_clips: list[Path]) -> tuple[list, Table]:
+    """Frames of ``kharkiv_hit_ru`` around the raise of three guns (3.0–3.8 s) and their
+    squeezes (8.7–9.5 s): hands found, tracked, lost, read closed."""
+    from mafiavision.vision.sources import VideoFileSource
+
+    clip = next((c for c in sample_clips if c.stem == "kharkiv_hit_ru"), None)
+    if clip is None:
+        pytest.skip("kharkiv_hit_ru is not among the sample clips")
+    with VideoFileSource(clip) as source:
+        frames = [f for f in source if 3.0 <= f.t < 3.8 or 8.7 <= f.t < 9.5]
+    return frames, Table.load(clip.with_name(clip.stem + ".table.json"))
+
+
+@pytest.mark.parametrize("hands_per_seat, threads", [(1, 2), (2, 2), (1, 3)])
+def test_threads_give_the_landmarks_of_one_thread(night_frames: tuple[list, Table],
+                                                   hands_per_seat: int, threads: int) -> None:
+    import os
+
+    from mafiavision.analysis.scan import ThreadedSeatTracker
+    from mafiavision.vision.hands import SeatTracker
+
+    frames, table = night_frames
+    stderr = os.fstat(2)
+    kwargs = {"hands_per_seat": hands_per_seat, "gate": False}
+    seen = 0
+    same_track: dict[int, int] = {}
+    with SeatTracker(table, **kwargs) as one, \
+            ThreadedSeatTracker(table, threads=threads, **kwargs) as pool:
+        for tracker in (one, pool):  # the guns every frame, the others swept
+            tracker.set_active({3, 5, 7})
+        for frame in frames:
+            want, got = one.update(frame), pool.update(frame)
+            assert got.keys() == want.keys(), frame.t
+            for seat, hands in want.items():
+                assert len(got[seat]) == len(hands)
+                for a, b in zip(hands, got[seat], strict=True):
+                    assert np.array_equal(a.landmarks, b.landmarks), (frame.t, seat)
+                    assert np.array_equal(a.world, b.world), (frame.t, seat)
+                    assert (a.score, a.bbox, a.held) == (b.score, b.bbox, b.held)
+                    # track ids come from one counter of the process: the same tracks
+                    assert same_track.setdefault(a.track, b.track) == b.track
+                    seen += not a.held
+    assert seen > 3 * len(frames) // 2  # the three guns were read on most frames
+    assert len(set(same_track.values())) == len(same_track)
+    # the landmarkers' first calls silence stderr in the pool's threads: it is restored
+    assert (os.fstat(2).st_dev, os.fstat(2).st_ino) == (stderr.st_dev, stderr.st_ino)

@@ -311,15 +311,14 @@ def test_a_shot_after_a_new_pose_is_measured_from_the_new_baseline(
     assert len(events) == 1 and abs(events[0].t - 4.675) <= 0.2
 
 
-@pytest.fixture(scope="module")
-def recorded_clip() -> tuple[dict, dict[int, list]]:
-    """Landmarks recorded from a rendered sample clip by the real tracker (lite, the bandits'
-    seats active): truth and, per seat, (t, observation or None) for every frame."""
+def record_lite(name: str) -> tuple[dict, dict[int, list]]:
+    """A rendered sample clip through the real tracker (lite, the bandits' seats active): truth
+    and, per shooter's seat, (t, hands seen) for every frame."""
     from mafiavision.vision.hands import SeatTracker
     from mafiavision.vision.sources import open_source
     from mafiavision.vision.table import Table
 
-    clip = Path(__file__).resolve().parents[2] / "sample_videos" / "kharkiv_hit_ru.mp4"
+    clip = Path(__file__).resolve().parents[2] / "sample_videos" / f"{name}.mp4"
     if not clip.exists():
         pytest.skip(f"{clip} not found (sample clips come from the samples branch)")
     truth = json.loads(clip.with_suffix(".truth.json").read_text())
@@ -330,9 +329,19 @@ def recorded_clip() -> tuple[dict, dict[int, list]]:
         for frame in open_source(clip):
             seen = tracker.update(frame)
             for seat in shooters:
-                hands = [h for h in seen.get(seat, []) if not h.held]
-                frames[seat].append((frame.t, hands[0] if hands else None))
+                frames[seat].append((frame.t, seen.get(seat, [])))
     return truth, frames
+
+
+@pytest.fixture(scope="module")
+def recorded_clip() -> tuple[dict, dict[int, list]]:
+    """kharkiv_hit_ru's shooters: (t, the first fresh observation or None) for every frame."""
+    truth, frames = record_lite("kharkiv_hit_ru")
+    first = {
+        seat: [(t, next((h for h in hands if not h.held), None)) for t, hands in seen]
+        for seat, seen in frames.items()
+    }
+    return truth, first
 
 
 @pytest.mark.parametrize("extra_jitter_m", [0.0, 0.0005])
@@ -432,25 +441,8 @@ def test_the_fold_stands_in_for_the_finger_floor_and_guards_a_second_shot(
 
 @pytest.fixture(scope="module")
 def recorded_between() -> tuple[dict, dict[int, list]]:
-    """ukrainian_miss_between_ru through the real lite tracker, the three shooters' seats
-    active: truth and, per seat, (t, hands) for every frame."""
-    from mafiavision.vision.hands import SeatTracker
-    from mafiavision.vision.sources import open_source
-    from mafiavision.vision.table import Table
-
-    clip = Path(__file__).resolve().parents[2] / "sample_videos" / "ukrainian_miss_between_ru.mp4"
-    if not clip.exists():
-        pytest.skip(f"{clip} not found (sample clips come from the samples branch)")
-    truth = json.loads(clip.with_suffix(".truth.json").read_text())
-    shooters = sorted({g["seat"] for g in truth["gestures"] if g["kind"] == "shot"})
-    frames: dict[int, list] = {seat: [] for seat in shooters}
-    with SeatTracker(Table.load(clip.with_suffix(".table.json")), model="lite") as tracker:
-        tracker.set_active(shooters)
-        for frame in open_source(clip):
-            seen = tracker.update(frame)
-            for seat in shooters:
-                frames[seat].append((frame.t, seen.get(seat, [])))
-    return truth, frames
+    """ukrainian_miss_between_ru's shooters: (t, hands) for every frame."""
+    return record_lite("ukrainian_miss_between_ru")
 
 
 @pytest.mark.parametrize("seat", [1, 4, 10])

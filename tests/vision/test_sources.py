@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import contextlib
+import threading
 from fractions import Fraction
 from pathlib import Path
 
@@ -89,14 +91,15 @@ def test_variable_frame_rate_times_come_from_the_stream(tmp_path: Path, ext: str
     assert np.allclose(got, times, atol=0.0015)
 
 
-@pytest.mark.parametrize(("every", "start"), [(1, 0.0), (3, 0.0), (7, 0.2)])
+@pytest.mark.parametrize(("every", "start", "prefetch"),
+                         [(1, 0.0, 0), (3, 0.0, 0), (7, 0.2, 0), (1, 0.0, 4), (7, 0.2, 4)])
 def test_frames_not_wanted_are_decoded_but_not_given(tmp_path: Path, every: int,
-                                                     start: float) -> None:
+                                                     start: float, prefetch: int) -> None:
     times = [i / 30 for i in range(30)]
     path = _write(tmp_path / "clip.mp4", times)
     with VideoFileSource(path) as source:
         all_frames = list(source)
-    with VideoFileSource(path) as source:
+    with VideoFileSource(path, prefetch=prefetch) as source:
         got = list(source.frames(lambda t: t >= start and round(t * 30) % every == 0))
     want = [f for f in all_frames if f.t >= start and f.index % every == 0]
     assert [(f.index, f.t) for f in got] == [(f.index, f.t) for f in want]
@@ -154,19 +157,36 @@ def test_downscale_keeps_aspect(tmp_path: Path) -> None:
         assert next(iter(source)).image.shape == (90, 160, 3)
 
 
-@pytest.mark.parametrize("ext", ["mkv", "mp4"])
-def test_truncated_file_yields_good_frames_then_says_where(tmp_path: Path, ext: str) -> None:
+@pytest.mark.parametrize(("ext", "prefetch"), [("mkv", 0), ("mp4", 0), ("mkv", 4), ("mp4", 4)])
+def test_truncated_file_yields_good_frames_then_says_where(tmp_path: Path, ext: str,
+                                                           prefetch: int) -> None:
     path = _write(tmp_path / f"full.{ext}", [i / 30 for i in range(90)], size=(192, 128))
     data = path.read_bytes()
     cut = tmp_path / f"cut.{ext}"
     cut.write_bytes(data[: len(data) // 2])
     got = []
-    with pytest.raises(TruncatedInputError, match=r"cut\.\w+: decoding stopped at t=\d") as err:
-        for frame in open_source(cut):
+    with pytest.raises(TruncatedInputError, match=r"cut\.\w+: decoding stopped at t=\d") as err, \
+            VideoFileSource(cut, prefetch=prefetch) as source:
+        for frame in source:
             got.append(frame)
     assert 10 < len(got) < 90
     assert f"after {len(got)} frames" in str(err.value)
     assert "\n" not in str(err.value)
+    with open_source(cut) as source:  # the frames of the source without a decoding thread
+        want = []
+        with contextlib.suppress(TruncatedInputError):
+            want.extend(source)
+    assert [(f.index, f.t) for f in got] == [(f.index, f.t) for f in want]
+
+
+@pytest.mark.parametrize("taken", [0, 1, 20])
+def test_a_reader_stopping_early_stops_the_decoding_thread(tmp_path: Path, taken: int) -> None:
+    path = _write(tmp_path / "clip.mp4", [i / 30 for i in range(60)])
+    with VideoFileSource(path, prefetch=4) as source:
+        frames = source.frames()
+        for _ in range(taken):
+            next(frames)
+    assert not any(t.name == "decoder" for t in threading.enumerate())
 
 
 def test_mp4_cut_before_its_index_cannot_be_opened(tmp_path: Path) -> None:
