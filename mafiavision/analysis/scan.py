@@ -107,13 +107,7 @@ class ThreadedSeatTracker(SeatTracker):
     def _detect(self, frame: Frame, seats: list[int]) -> dict[int, list[Detection]]:
         if self._pool is None or len(seats) < 2:
             return super()._detect(frame, seats)
-        h, w = frame.image.shape[:2]
-        jobs = {}
-        for number in seats:
-            c = self._seats[number].crop
-            jobs[number] = self._pool.submit(self._landmarker(number).detect,
-                                             frame.image[c.y0 : c.y1, c.x0 : c.x1], c, (w, h),
-                                             frame.t)
+        jobs = {number: self._pool.submit(self._detect_seat, frame, number) for number in seats}
         return {number: job.result() for number, job in jobs.items()}
 
     def close(self) -> None:

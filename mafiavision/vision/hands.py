@@ -453,16 +453,17 @@ class SeatTracker:
             )
         return seat.landmarker
 
-    def _detect(self, frame: Frame, seats: list[int]) -> dict[int, list[Detection]]:
-        """Run each listed seat's landmarker on its crop (overridden by the parallel trackers)."""
+    def _detect_seat(self, frame: Frame, number: int) -> list[Detection]:
+        """Run the seat's landmarker on its crop of ``frame``."""
         h, w = frame.image.shape[:2]
-        out = {}
-        for number in seats:
-            c = self._seats[number].crop
-            out[number] = self._landmarker(number).detect(
-                frame.image[c.y0 : c.y1, c.x0 : c.x1], c, (w, h), frame.t
-            )
-        return out
+        c = self._seats[number].crop
+        return self._landmarker(number).detect(
+            frame.image[c.y0 : c.y1, c.x0 : c.x1], c, (w, h), frame.t
+        )
+
+    def _detect(self, frame: Frame, seats: list[int]) -> dict[int, list[Detection]]:
+        """Each listed seat's detections (overridden by the parallel trackers)."""
+        return {number: self._detect_seat(frame, number) for number in seats}
 
     def update(self, frame: Frame) -> dict[int, list[HandObservation]]:
         """Examine the due seats of ``frame``; every seat's current hands (possibly held)."""
