@@ -159,8 +159,10 @@ class ShotDetector:
     def reset(self) -> None:
         """Forget the baseline and any squeeze in progress (e.g. a new night phase)."""
         self._raw: deque[tuple[float, np.ndarray]] = deque()
-        # the baseline's quiet frames: time, smoothed curls, world and image landmarks
-        self._quiet: deque[tuple[float, np.ndarray, np.ndarray, np.ndarray | None]] = deque()
+        # the baseline's quiet frames: time, smoothed curls, world and image landmarks, extent
+        self._quiet: deque[tuple[float, np.ndarray, np.ndarray, np.ndarray | None, float]] = (
+            deque()
+        )
         self._squeeze: _Squeeze | None = None
         self._pending: ShotEvent | None = None  # released; confirmed once the hand stayed
         self._released = 0.0
@@ -186,7 +188,7 @@ class ShotDetector:
     def _baseline(self) -> tuple[np.ndarray, float, float]:
         """Baseline per finger, the index+middle threshold and the per-finger minimum rise."""
         cfg = self.config
-        history = np.array([v for _, v, _, _ in self._quiet])
+        history = np.array([q[1] for q in self._quiet])
         baseline = np.median(history, axis=0)
         spread = 1.4826 * np.median(np.abs(history - baseline), axis=0)
         pair = history[:, 0] + history[:, 1]
@@ -196,7 +198,7 @@ class ShotDetector:
 
     def _quiet_extent(self) -> float:
         """The hand's baseline extent across the camera: the median over the quiet frames."""
-        return float(np.median([_extent(w) for _, _, w, _ in self._quiet]))
+        return float(np.median([q[4] for q in self._quiet]))
 
     def _showed_gun(self) -> bool:
         """Whether the hand showed the gun before the squeeze (median p over up to 8 baseline
@@ -212,8 +214,8 @@ class ShotDetector:
             return True
         since = [q for q in self._quiet if self._ended is None or q[0] >= self._ended]
         picks = since[:: max(1, len(since) // 8)]
-        worlds = np.stack([w for _, _, w, _ in picks])
-        images = [lm for _, _, _, lm in picks]
+        worlds = np.stack([q[2] for q in picks])
+        images = [q[3] for q in picks]
         landmarks = None if any(lm is None for lm in images) else np.stack(images)
         p = np.median(finger_probabilities(worlds, landmarks), axis=0)
         floor = 0.5 if landmarks is None else self.config.open_floor
@@ -236,18 +238,19 @@ class ShotDetector:
         while self._raw[0][0] <= t - cfg.smooth:
             self._raw.popleft()
         value = np.mean([v for _, v in self._raw], axis=0)
+        now = _extent(obs.world)
+        quiet = (t, value, obs.world, image, now)
         squeeze = self._squeeze
         if squeeze is None:
             while self._quiet and self._quiet[0][0] < t - cfg.baseline_window:
                 self._quiet.popleft()
             if not self._quiet or self._quiet[-1][0] - self._quiet[0][0] < cfg.min_baseline:
-                self._quiet.append((t, value, obs.world, image))
+                self._quiet.append(quiet)
                 return done
             baseline, on, each = self._baseline()
             rise = value - baseline
             total = float(rise[0] + rise[1])
             extent = None if total < cfg.min_depth else self._quiet_extent()
-            now = _extent(obs.world)
             if now > cfg.fold * self._fired_extent:
                 self._reopened = True
             # a noisy hand's threshold is lowered to the floor while it is seen folding
@@ -259,12 +262,11 @@ class ShotDetector:
                 self._squeeze = _Squeeze(t, baseline, on, each, t, total, rise.copy(), extent,
                                          now, self._fired, self._reopened)
             else:
-                self._quiet.append((t, value, obs.world, image))
+                self._quiet.append(quiet)
             return done
         rise = value - squeeze.baseline
         total = float(rise[0] + rise[1])
         squeeze.most = np.maximum(squeeze.most, rise)
-        now = _extent(obs.world)
         if now < squeeze.least:
             squeeze.least, squeeze.regained = now, 0.0
         else:
@@ -277,7 +279,7 @@ class ShotDetector:
         if total > cfg.release_frac * squeeze.peak:
             return done
         self._squeeze, self._ended = None, t
-        self._quiet.append((t, value, obs.world, image))
+        self._quiet.append(quiet)
         event = self._judge(squeeze, t)
         if event is not None:
             if self._pending is not None:  # seen since its release: it stands
