@@ -152,10 +152,15 @@ def evaluate(
         found = 0
         used: set[tuple[int, float]] = set()
         for g in true_shots:
-            hit = [e for e in shot_events[g["seat"]] if abs(e.t - g["peak"]) <= 0.3]
+            # the nearest event not taken by another true shot (a double squeeze's two
+            # squeezes can be less than 0.3 s apart)
+            hit = sorted(
+                (abs(e.t - g["peak"]), e.t) for e in shot_events[g["seat"]]
+                if abs(e.t - g["peak"]) <= 0.3 and (g["seat"], e.t) not in used
+            )
             if hit:
                 found += 1
-                used.add((g["seat"], hit[0].t))
+                used.add((g["seat"], hit[0][1]))
             else:
                 details.append(
                     f"{name}: missed shot seat {g['seat']} at {g['peak']:.2f} "
