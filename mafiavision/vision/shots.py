@@ -53,7 +53,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
 import numpy as np
@@ -126,6 +126,24 @@ class ShotConfig:
     #: per kind, real frames): the real squeezes (face, double, turning; 237 found) reach
     #: 0.49–0.86, the back-of-hand bends (rise 18–30°) and the one false shot (jitter) 0.97–1.00.
     fold: float = 0.9
+    #: A shot needs evidence that index and middle came down, one of: the finger models read
+    #: them folded (their mean p(extended) at most ``folded_p`` in two frames of the squeeze);
+    #: the hand shrank to ``shrink`` of its baseline extent (world extent, or the box of its
+    #: image landmarks); a rise of ``strong`` × the threshold; or a coherent rise — index and
+    #: middle moving together (correlation of their curls over the squeeze frames at least
+    #: ``coherent_corr``, balance at least ``coherent_balance``) ``coherent_depth`` × the
+    #: threshold deep. Tuned on the real landmarks of the 15 sample clips and validation sets
+    #: 1 and 2 (both models; ``scripts/eval_sample_gestures.py``): of their 244 true shots the
+    #: detector found, 2 lack all four (palm 0, back of the hand 2: lite, 1.67× and 0.5× the
+    #: threshold, coherent only the first); of their 44 false shots — a still raised gun's
+    #: landmarks jittering or drifting — 36 do, their fingers reading extended throughout
+    #: (median p 0.97) and the hand keeping 0.82–0.99 of its extent. Validated on set 3.
+    folded_p: float = 0.5
+    shrink: float = 0.7
+    strong: float = 2.5
+    coherent_corr: float = 0.9
+    coherent_balance: float = 0.8
+    coherent_depth: float = 1.5
 
 
 #: Durations are compared with this slack (seconds) against the float rounding of frame times.
@@ -146,6 +164,33 @@ class _Squeeze:
     after: float | None  # the release of the seat's last shot before it (None: none)
     reopened: bool = True  # the hand opened back out since that shot (ShotDetector._reopened)
     regained: float = 0.0  # the largest extent since the smallest (the hand opening back out)
+    box: float | None = None  # the baseline extent of the image landmarks' box (None: none)
+    box_least: float = float("inf")  # its smallest during the squeeze
+    #: the two lowest mean p(extended) of index and middle over the squeeze's frames
+    low: list[float] = field(default_factory=list)
+    curls: list[np.ndarray] = field(default_factory=list)  # raw index, middle curl per frame
+
+    def see(self, frame: _Frame) -> None:
+        """Add one frame of the squeeze to its evidence."""
+        self.low = sorted([*self.low, frame.down])[:2]
+        self.curls.append(frame.curls)
+        if frame.box is not None:
+            self.box_least = min(self.box_least, frame.box)
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """What one observation shows of index and middle coming down."""
+
+    curls: np.ndarray  # raw index, middle curl
+    down: float  # mean p(extended) of index and middle
+    box: float | None  # the extent of the image landmarks' box (None: no image landmarks)
+
+    @classmethod
+    def of(cls, obs: HasWorld, curls: np.ndarray) -> _Frame:
+        p = finger_probabilities(obs.world, obs.landmarks)
+        box = None if obs.landmarks is None else float(np.ptp(obs.landmarks[:, :2], axis=0).max())
+        return cls(curls, float(p[1:3].mean()), box)
 
 
 class ShotDetector:
@@ -200,6 +245,13 @@ class ShotDetector:
         """The hand's baseline extent across the camera: the median over the quiet frames."""
         return float(np.median([q[4] for q in self._quiet]))
 
+    def _quiet_box(self) -> float | None:
+        """The baseline extent of the image landmarks' box (None: no image landmarks)."""
+        images = [q[3] for q in self._quiet]
+        if any(lm is None for lm in images):
+            return None
+        return float(np.median([np.ptp(lm[:, :2], axis=0).max() for lm in images]))
+
     def _showed_gun(self) -> bool:
         """Whether the hand showed the gun before the squeeze (median p over up to 8 baseline
         frames since the last squeeze ended, or over the whole baseline): index and middle
@@ -234,7 +286,8 @@ class ShotDetector:
         done: list[ShotEvent] = []
         if self._pending is not None and t - self._released >= cfg.max_gap:
             done, self._pending = [self._pending], None  # the hand stayed: a shot
-        self._raw.append((t, curl(obs.world)[1:3]))  # index, middle
+        raw = curl(obs.world)[1:3]  # index, middle
+        self._raw.append((t, raw))
         while self._raw[0][0] <= t - cfg.smooth:
             self._raw.popleft()
         value = np.mean([v for _, v in self._raw], axis=0)
@@ -260,12 +313,14 @@ class ShotDetector:
                 and self._showed_gun()
             ):
                 self._squeeze = _Squeeze(t, baseline, on, each, t, total, rise.copy(), extent,
-                                         now, self._fired, self._reopened)
+                                         now, self._fired, self._reopened, box=self._quiet_box())
+                self._squeeze.see(_Frame.of(obs, raw))
             else:
                 self._quiet.append(quiet)
             return done
         rise = value - squeeze.baseline
         total = float(rise[0] + rise[1])
+        squeeze.see(_Frame.of(obs, raw))
         squeeze.most = np.maximum(squeeze.most, rise)
         if now < squeeze.least:
             squeeze.least, squeeze.regained = now, 0.0
@@ -306,8 +361,34 @@ class ShotDetector:
         if second and not squeeze.reopened:
             return None  # the last shot's release rebounding: the hand never opened back out
         depth = squeeze.peak
+        if not self._came_down(squeeze, small, large):
+            return None
         confidence = depth / (depth + squeeze.on) * min(1.0, small / large / 0.5)
         return ShotEvent(self.seat, squeeze.peak_t, duration, depth, float(confidence))
+
+
+    def _came_down(self, squeeze: _Squeeze, small: float, large: float) -> bool:
+        """Whether the squeeze shows index and middle coming down (``ShotConfig.folded_p``)."""
+        cfg = self.config
+        shrank = squeeze.least / squeeze.extent
+        if squeeze.box:
+            shrank = min(shrank, squeeze.box_least / squeeze.box)
+        if len(squeeze.low) == 2 and squeeze.low[1] <= cfg.folded_p:
+            return True
+        if shrank <= cfg.shrink or squeeze.peak >= cfg.strong * squeeze.on:
+            return True
+        return (
+            small >= cfg.coherent_balance * large
+            and squeeze.peak >= cfg.coherent_depth * squeeze.on
+            and _correlation(np.array(squeeze.curls)) >= cfg.coherent_corr
+        )
+
+
+def _correlation(curls: np.ndarray) -> float:
+    """Correlation of the index and middle curls over frames ((n, 2); 0 when undefined)."""
+    if len(curls) < 3 or curls.std(axis=0).min() == 0:
+        return 0.0
+    return float(np.corrcoef(curls[:, 0], curls[:, 1])[0, 1])
 
 
 def _extent(world: np.ndarray) -> float:
