@@ -133,11 +133,12 @@ class ShotConfig:
     #: middle moving together (correlation of their curls over the squeeze frames at least
     #: ``coherent_corr``, balance at least ``coherent_balance``) ``coherent_depth`` × the
     #: threshold deep. Tuned on the real landmarks of the 15 sample clips and validation sets
-    #: 1 and 2 (both models; ``scripts/eval_sample_gestures.py``): of their 244 true shots the
-    #: detector found, 2 lack all four (palm 0, back of the hand 2: lite, 1.67× and 0.5× the
-    #: threshold, coherent only the first); of their 44 false shots — a still raised gun's
-    #: landmarks jittering or drifting — 36 do, their fingers reading extended throughout
-    #: (median p 0.97) and the hand keeping 0.82–0.99 of its extent. Validated on set 3.
+    #: 1 and 2 (both models; ``scripts/eval_sample_gestures.py``): of the 244 true shots the
+    #: detector found there, one lacks all four (lite, a back-of-hand squeeze read 0.5× the
+    #: threshold deep) and one shows only the coherent rise (lite, back of the hand, 1.67×);
+    #: of the 44 false shots — a still raised gun's landmarks jittering or drifting — 36 lack
+    #: all four, their fingers reading extended throughout (median p 0.97) and the hand keeping
+    #: 0.82–0.99 of its extent. Validated on set 3 (``validation_clips/README.md``).
     folded_p: float = 0.5
     shrink: float = 0.7
     strong: float = 2.5
