@@ -20,7 +20,9 @@ variants compare on the finger states alone. Variants:
 * suffix ``+zero``: the sign-language "0" ("O": the fingertips on the thumb) labelled as five
   folded fingers;
 * ``agree``: the thumb counts as extended only when the ``shipped`` and the ``free+zero`` thumb
-  models both say so (p = the smaller).
+  models both say so (p = the smaller);
+* ``free-thumb`` (session 5): the ``shipped`` models for index…pinky, the ``free+zero`` model's
+  thumb (a photo-only thumb would leave the video path alone).
 
 Model choice uses the FIT part only: the two-fold split of the fit script (blocks of 20
 consecutive photos per class; neighbouring EPSRC frames share a block, so it flatters), and a
@@ -102,6 +104,8 @@ from mafiavision.vision.photo_hands import (  # noqa: E402
     View,
     combine_models,
     combine_views,
+    vote_support,
+    weak_vote,
 )
 
 TESTDATA = "mediapipe_testdata_landmarks"
@@ -178,7 +182,7 @@ def features(data: dict[str, np.ndarray], rows: np.ndarray, variant: str) -> Fin
 
 def fit(data: dict[str, np.ndarray], rows: np.ndarray, variant: str) -> Any:
     """The variant's model (``agree``: the pair of the shipped and the ``free+zero`` models)."""
-    if variant == "agree":
+    if variant in ("agree", "free-thumb"):
         return fit(data, rows, "shipped"), fit(data, rows, "free+zero")
     table = dict(FINGER_LABELS)
     if variant.endswith("+zero"):
@@ -193,10 +197,11 @@ def fit(data: dict[str, np.ndarray], rows: np.ndarray, variant: str) -> Any:
 def read(data: dict[str, np.ndarray], model: Any, rows: np.ndarray, variant: str) -> np.ndarray:
     """p(extended) (rows, 5) of ``rows`` of ``data`` (``world``, ``landmarks``) by the variant's
     model; ``agree``: the shipped model's, the thumb's p the smaller of the two thumb models'."""
-    if variant == "agree":
+    if variant in ("agree", "free-thumb"):
         shipped, free = model
         p = shipped.probabilities(features(data, rows, "shipped"))
-        p[:, 0] = np.minimum(p[:, 0], free.probabilities(features(data, rows, "free+zero"))[:, 0])
+        free_thumb = free.probabilities(features(data, rows, "free+zero"))[:, 0]
+        p[:, 0] = np.minimum(p[:, 0], free_thumb) if variant == "agree" else free_thumb
         return p
     return model.probabilities(features(data, rows, variant))
 
@@ -334,9 +339,12 @@ def choose_views(
 def second_model_rules(
     full: np.ndarray, lite: np.ndarray, default: list[int]
 ) -> dict[str, np.ndarray]:
-    """Ways to combine the shipped reading's (rows, 1 + 4, 5) probabilities with the lite
-    model's on the cache's candidate views (rows, 9, 5; ``default``: the columns of
-    ``DEFAULT_VIEWS``): name → combined (rows, 5)."""
+    """Ways to combine the shipped reading's probabilities with the lite model's: ``full``
+    (rows, 1 + 9, 5) the full model's on the photo and the cache's 9 candidate views, ``lite``
+    (rows, 9, 5) the lite model's on the same views; ``default``: the candidate columns of
+    ``DEFAULT_VIEWS``. Name → combined (rows, 5)."""
+    others = [c + 1 for c in range(full.shape[1] - 1) if c not in default]
+    full, extra = full[:, [0, *(c + 1 for c in default)]], full[:, others]
 
     def vote(p: np.ndarray) -> np.ndarray:  # rows where no reading found the hand: NaN
         out = np.full((len(p), 5), np.nan)
@@ -358,6 +366,15 @@ def second_model_rules(
         "lite's 9 views join only when the full vote is weak (< 3 of 5; shipped)": (
             combine_models(full, lite)
         ),
+        **{
+            f"the same, weak = fewer than {t} of 5 agree": np.where(
+                (vote_support(full) < t)[:, None], both, shipped
+            )
+            for t in (2, 4)
+        },
+        "the full model's 5 other candidate views join a weak vote instead": np.where(
+            weak_vote(full)[:, None], combine_views(np.concatenate([full, extra], axis=1)), shipped
+        ),
     }
 
 
@@ -373,7 +390,6 @@ def read_second(
         raise SystemExit("the second model's cache does not match the landmark cache's photos")
     sign, epsrc = data["source"] == "sign", data["source"] == "epsrc"
     default = view_columns(data, DEFAULT_VIEWS)
-    cols = [0, *(c + 1 for c in default)]
     lite_photo = dict(
         data, world=second["view_world"][:, 0], landmarks=second["view_landmarks"][:, 0]
     )
@@ -392,7 +408,7 @@ def read_second(
                 fit(lite_photo, np.flatnonzero(train & lite_found), variant) if refit else model
             )
             rows = np.flatnonzero(held)
-            full = view_probabilities(data, model, rows, variant)[:, cols]
+            full = view_probabilities(data, model, rows, variant)
             lite = view_probabilities(lite_views, lite_model, rows, variant)[:, 1:]
             for name, probs in second_model_rules(full, lite, default).items():
                 hits = count_hits(data, rows, probs, 0.0)
