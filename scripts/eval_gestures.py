@@ -25,7 +25,8 @@ as negatives.
 
 Usage::
 
-    python scripts/eval_gestures.py [--part eval|fit|all] [--no-second] [--no-views] [--world-only]
+    python scripts/eval_gestures.py [--part eval|fit|all] [--no-second] [--no-views]
+        [--world-only] [--errors]
 """
 
 from __future__ import annotations
@@ -95,6 +96,7 @@ def evaluate(
     world_only: bool,
     views: bool,
     second: dict[str, np.ndarray] | None,
+    errors: bool = False,
 ) -> None:
     use = np.ones(len(data["path"]), dtype=bool) if part == "all" else data["part"] == part
     model = default_model()
@@ -182,6 +184,14 @@ def evaluate(
             fp_by_class[key] = fp_by_class.get(key, 0) + 1
     print(f"gun poses outside sign 2 / EPSRC 2, by class: {fp_by_class}")
 
+    if errors:
+        print("\nEPSRC misreads (file, read count, p(extended) thumb…pinky):")
+        for i in sorted(results, key=lambda i: str(data["path"][i])):
+            label = str(data["label"][i])
+            if data["source"][i] == "epsrc" and results[i].count != int(label):
+                probs_i = " ".join(f"{x:.2f}" for x in probs[i])
+                print(f"  {data['path'][i]}: read {results[i].count}; p {probs_i}")
+
     picked = np.flatnonzero(det & use)[:200]
     sample, sample_image = data["world"][picked], data["landmarks"][picked]
     for w, lm in zip(sample[:20], sample_image[:20], strict=True):
@@ -233,6 +243,7 @@ def main() -> None:
         "--no-views", action="store_true", help="read each photo's own landmarks only (no TTA)"
     )
     parser.add_argument("--second-cache", type=Path, default=DEFAULT_LITE_CACHE)
+    parser.add_argument("--errors", action="store_true", help="list the EPSRC misreads")
     parser.add_argument(
         "--no-second", action="store_true", help="the full model alone (no lite-model views)"
     )
@@ -245,7 +256,7 @@ def main() -> None:
         second = load_cache(args.second_cache)
         if not (second["path"] == data["path"]).all():
             raise SystemExit(f"{args.second_cache}: not the photos of {args.cache}: rerun it")
-    evaluate(data, args.part, args.world_only, not args.no_views, second)
+    evaluate(data, args.part, args.world_only, not args.no_views, second, args.errors)
     evaluate_keypoints_2d(args.handdata)
 
 
