@@ -43,7 +43,7 @@ from mafiavision.vision.photo_hands import (  # noqa: E402
     PhotoHand,
     PhotoHandDetector,
     View,
-    _bbox,
+    landmark_bbox,
     load_rgb,
 )
 
@@ -135,7 +135,7 @@ def extract_second(handdata: Path, cache: Path, out: Path, variant: HandVariant)
             height, width = rgb.shape[:2]
             lm = data["landmarks"][i]
             hand = PhotoHand(
-                lm, data["world"][i], float(data["score"][i]), "", _bbox(lm, width, height)
+                lm, data["world"][i], float(data["score"][i]), "", landmark_bbox(lm, width, height)
             )
             for v, seen in enumerate(detector.views(rgb, hand, CANDIDATE_VIEWS)):
                 if seen is not None:

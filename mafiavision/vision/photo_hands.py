@@ -155,7 +155,10 @@ def load_rgb(path: Path) -> np.ndarray:
     return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
 
 
-def _bbox(landmarks: np.ndarray, width: int, height: int) -> tuple[float, float, float, float]:
+def landmark_bbox(
+    landmarks: np.ndarray, width: int, height: int
+) -> tuple[float, float, float, float]:
+    """The box (x0, y0, x1, y1 in pixels) of landmarks normalised to a width × height image."""
     xs = np.clip(landmarks[:, 0], 0.0, 1.0) * width
     ys = np.clip(landmarks[:, 1], 0.0, 1.0) * height
     return float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max())
@@ -256,7 +259,7 @@ class PhotoHandDetector:
             full = lm.copy()
             full[:, 0] = (lm[:, 0] * vw - ox) / sw
             full[:, 1] = (lm[:, 1] * vh - oy) / sh
-            box = _bbox(full, width, height)
+            box = landmark_bbox(full, width, height)
             if all(_iou(box, other.bbox) < 0.3 for other in found + new):
                 new.append(PhotoHand(full, w, s, h, box))
         return new
@@ -369,7 +372,7 @@ class PhotoHandDetector:
             for lm, world, _, _ in self._run(crop, landmarker):
                 pts = lm[:, :2] * VIEW_SIDE @ back[:, :2].T + back[:, 2]
                 photo = np.column_stack([pts[:, 0] / width, pts[:, 1] / height, lm[:, 2]])
-                overlap = _iou(_bbox(photo, width, height), hand.bbox)
+                overlap = _iou(landmark_bbox(photo, width, height), hand.bbox)
                 if overlap >= best[0]:
                     best = (overlap, (lm, world))
             out.append(best[1])

@@ -161,3 +161,30 @@ def test_second_model_reads_the_found_hand_on_its_views(handdata: Path) -> None:
         assert int((det.finger_probabilities(rgb, hand) > 0.5).sum()) == 4
     with PhotoHandDetector("full", max_hands=1) as det, pytest.raises(ValueError, match="second"):
         det.views(rgb, hand, SECOND_VIEWS, second=True)
+
+
+@pytest.mark.parametrize(
+    ("photo", "alone", "extended"),
+    [
+        (f"{EPSRC}/1/Set1_one_181.jpg", (0, 0, 0, 0, 1), (0, 1, 0, 0, 0)),
+        (f"{EPSRC}/3/Set1_three_208.jpg", (1, 1, 1, 1, 1), (0, 1, 1, 1, 0)),
+    ],
+)
+def test_the_lite_network_decides_a_weak_vote(
+    detector: PhotoHandDetector,
+    handdata: Path,
+    photo: str,
+    alone: tuple[int, ...],
+    extended: tuple[int, ...],
+) -> None:
+    """Fit-part photos whose full-model readings disagree: the full model alone picks a wrong
+    pattern; with the lite network's views the vote reads the photo's label."""
+    from mafiavision.vision.fingers import finger_probabilities
+
+    rgb = load_rgb(handdata / photo)
+    (hand,) = detector.detect(rgb)
+    first = [(hand.landmarks, hand.world), *filter(None, detector.views(rgb, hand))]
+    assert weak_vote(np.array([finger_probabilities(w, lm) for lm, w in first]))
+    assert tuple(int(x) for x in detector.finger_probabilities(rgb, hand) > 0.5) == alone
+    with PhotoHandDetector("full", max_hands=2, second="lite") as both:
+        assert tuple(int(x) for x in both.finger_probabilities(rgb, hand) > 0.5) == extended
