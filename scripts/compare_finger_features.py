@@ -20,7 +20,9 @@ variants compare on the finger states alone. Variants:
 * suffix ``+zero``: the sign-language "0" ("O": the fingertips on the thumb) labelled as five
   folded fingers;
 * ``agree``: the thumb counts as extended only when the ``shipped`` and the ``free+zero`` thumb
-  models both say so (p = the smaller).
+  models both say so (p = the smaller);
+* ``free-thumb`` (session 5): the ``shipped`` models for index…pinky, the ``free+zero`` model's
+  thumb (a photo-only thumb would leave the video path alone).
 
 Model choice uses the FIT part only: the two-fold split of the fit script (blocks of 20
 consecutive photos per class; neighbouring EPSRC frames share a block, so it flatters), and a
@@ -44,10 +46,20 @@ EPSRC, sign; sign → Set1) win, the smaller subset on a tie (each view costs on
 run); the gun figures are printed with the floor (``poses.gun_min_confidence``) applied.
 ``--eval`` then reads the eval part with them once.
 
+``--second CACHE`` (session 5) asks whether a second landmark network helps: the lite model's
+readings of every cached hand on the candidate views (``extract_handdata_landmarks.py
+--lite-views``) are combined with the shipped reading (photo + ``DEFAULT_VIEWS`` of the full
+model, vote) by several rules, each scored by the same five fit-part figures; the lite readings
+are read once by the fold's models (fitted on full-model landmarks) and once by models refitted
+on the lite model's own landmarks (its ×3 view standing in for the photo). The eval part is not
+read.
+
 Usage::
 
     python scripts/compare_finger_features.py [--variants world,shipped] [--eval] [--errors]
     python scripts/compare_finger_features.py --variants shipped --views [--eval] [--errors]
+    python scripts/compare_finger_features.py --variants shipped \
+        --second cache/handdata_landmarks_lite.npz
 """
 
 from __future__ import annotations
@@ -64,7 +76,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from extract_handdata_landmarks import DEFAULT_CACHE, DEFAULT_HANDDATA, load_cache  # noqa: E402
+from extract_handdata_landmarks import (  # noqa: E402
+    DEFAULT_CACHE,
+    DEFAULT_HANDDATA,
+    load_cache,
+    view_columns,
+)
 from fit_gesture_thresholds import (  # noqa: E402
     FINGER_LABELS,
     fit_finger_models,
@@ -82,7 +99,14 @@ from mafiavision.vision.gestures import (  # noqa: E402
     classify_probabilities,
     gun_min_confidence,
 )
-from mafiavision.vision.photo_hands import View, combine_views  # noqa: E402
+from mafiavision.vision.photo_hands import (  # noqa: E402
+    DEFAULT_VIEWS,
+    View,
+    combine_models,
+    combine_views,
+    vote_support,
+    weak_vote,
+)
 
 TESTDATA = "mediapipe_testdata_landmarks"
 GUN_NOT_NEGATIVE = {("sign", "2"), ("epsrc", "2"), ("sign", "3"), ("epsrc", "3")}
@@ -158,7 +182,7 @@ def features(data: dict[str, np.ndarray], rows: np.ndarray, variant: str) -> Fin
 
 def fit(data: dict[str, np.ndarray], rows: np.ndarray, variant: str) -> Any:
     """The variant's model (``agree``: the pair of the shipped and the ``free+zero`` models)."""
-    if variant == "agree":
+    if variant in ("agree", "free-thumb"):
         return fit(data, rows, "shipped"), fit(data, rows, "free+zero")
     table = dict(FINGER_LABELS)
     if variant.endswith("+zero"):
@@ -173,10 +197,11 @@ def fit(data: dict[str, np.ndarray], rows: np.ndarray, variant: str) -> Any:
 def read(data: dict[str, np.ndarray], model: Any, rows: np.ndarray, variant: str) -> np.ndarray:
     """p(extended) (rows, 5) of ``rows`` of ``data`` (``world``, ``landmarks``) by the variant's
     model; ``agree``: the shipped model's, the thumb's p the smaller of the two thumb models'."""
-    if variant == "agree":
+    if variant in ("agree", "free-thumb"):
         shipped, free = model
         p = shipped.probabilities(features(data, rows, "shipped"))
-        p[:, 0] = np.minimum(p[:, 0], free.probabilities(features(data, rows, "free+zero"))[:, 0])
+        free_thumb = free.probabilities(features(data, rows, "free+zero"))[:, 0]
+        p[:, 0] = np.minimum(p[:, 0], free_thumb) if variant == "agree" else free_thumb
         return p
     return model.probabilities(features(data, rows, variant))
 
@@ -311,6 +336,97 @@ def choose_views(
     return results[0][2], results[0][3]
 
 
+def second_model_rules(
+    full: np.ndarray, lite: np.ndarray, default: list[int]
+) -> dict[str, np.ndarray]:
+    """Ways to combine the shipped reading's probabilities with the lite model's: ``full``
+    (rows, 1 + 9, 5) the full model's on the photo and the cache's 9 candidate views, ``lite``
+    (rows, 9, 5) the lite model's on the same views; ``default``: the candidate columns of
+    ``DEFAULT_VIEWS``. Name → combined (rows, 5)."""
+    others = [c + 1 for c in range(full.shape[1] - 1) if c not in default]
+    full, extra = full[:, [0, *(c + 1 for c in default)]], full[:, others]
+
+    def vote(p: np.ndarray) -> np.ndarray:  # rows where no reading found the hand: NaN
+        out = np.full((len(p), 5), np.nan)
+        seen = ~np.isnan(p).any(axis=-1).all(axis=-1)
+        out[seen] = combine_views(p[seen])
+        return out
+
+    shipped, lite_vote = combine_views(full), vote(lite)
+    both = combine_views(np.concatenate([full, lite], axis=1))
+    lite_sure = np.where(np.isnan(lite_vote), 0.5, lite_vote)
+    return {
+        "shipped (full: photo + 4 views, vote)": shipped,
+        "lite alone, the 4 views of DEFAULT_VIEWS": vote(lite[:, default]),
+        "lite alone, 9 views": lite_vote,
+        "vote of all (photo + 4 full + 9 lite)": both,
+        "per finger the surer of the two models' votes": np.where(
+            np.abs(2 * shipped - 1) >= np.abs(2 * lite_sure - 1), shipped, lite_sure
+        ),
+        "lite's 9 views join only when the full vote is weak (< 3 of 5; shipped)": (
+            combine_models(full, lite)
+        ),
+        **{
+            f"the same, weak = fewer than {t} of 5 agree": np.where(
+                (vote_support(full) < t)[:, None], both, shipped
+            )
+            for t in (2, 4)
+        },
+        "the full model's 5 other candidate views join a weak vote instead": np.where(
+            weak_vote(full)[:, None], combine_views(np.concatenate([full, extra], axis=1)), shipped
+        ),
+    }
+
+
+def read_second(
+    data: dict[str, np.ndarray],
+    second: dict[str, np.ndarray],
+    variant: str,
+    fit_part: np.ndarray,
+    block: np.ndarray,
+) -> None:
+    """``--second``: the two-model rules on the five fit-part figures (module docstring)."""
+    if not (second["path"] == data["path"]).all():
+        raise SystemExit("the second model's cache does not match the landmark cache's photos")
+    sign, epsrc = data["source"] == "sign", data["source"] == "epsrc"
+    default = view_columns(data, DEFAULT_VIEWS)
+    lite_photo = dict(
+        data, world=second["view_world"][:, 0], landmarks=second["view_landmarks"][:, 0]
+    )
+    lite_found = ~np.isnan(second["view_world"][:, 0, 0, 0])
+    lite_views = dict(
+        data, view_world=second["view_world"], view_landmarks=second["view_landmarks"]
+    )
+    splits = [(fit_part & (block != k), fit_part & (block == k), ("epsrc", "sign")) for k in (0, 1)]
+    splits.append((fit_part & sign, fit_part & epsrc, ("epsrc",)))
+    for refit in (False, True):
+        figures: dict[str, list[float]] = {}
+        guns: dict[str, list[int]] = {}  # held-out gun TP, FP, FN (with the floor)
+        for train, held, keys in splits:
+            model = fit(data, np.flatnonzero(train), variant)
+            lite_model = (
+                fit(lite_photo, np.flatnonzero(train & lite_found), variant) if refit else model
+            )
+            rows = np.flatnonzero(held)
+            full = view_probabilities(data, model, rows, variant)
+            lite = view_probabilities(lite_views, lite_model, rows, variant)[:, 1:]
+            for name, probs in second_model_rules(full, lite, default).items():
+                hits = count_hits(data, rows, probs, 0.0)
+                figures.setdefault(name, []).extend(100 * float(np.mean(hits[k])) for k in keys)
+                gun = count_hits(data, rows, probs, gun_min_confidence())
+                tally = guns.setdefault(name, [0, 0, 0])
+                for j, k in enumerate(("tp", "fp", "fn")):
+                    tally[j] += len(gun[k])
+        print(f"  lite read by models fitted on {'lite' if refit else 'full'}-model landmarks:")
+        for name, f in figures.items():
+            folds = " / ".join(f"{x:.1f}" for x in f)
+            tp, fp, fn = guns[name]
+            print(
+                f"    {name}: mean {np.mean(f):.2f} % (fold0 E/S, fold1 E/S, sign→Set1: {folds}); "
+                f"held-out gun TP {tp} FP {fp} FN {fn}"
+            )
+
+
 def _median_views(probabilities: np.ndarray) -> np.ndarray:
     """An alternative: per finger the median over the views that found the hand."""
     with np.errstate(all="ignore"):
@@ -342,8 +458,12 @@ def main() -> None:
     parser.add_argument("--eval", action="store_true", help="also read the eval part once")
     parser.add_argument("--errors", action="store_true", help="list eval EPSRC misreads")
     parser.add_argument("--views", action="store_true", help="choose the TTA views (fit part)")
+    parser.add_argument(
+        "--second", type=Path, metavar="CACHE", help="the lite model's view cache: two-model rules"
+    )
     args = parser.parse_args()
     data = load_cache(args.cache)
+    second = load_cache(args.second) if args.second else None
     det = data["detected"]
     fit_part, eval_part = det & (data["part"] == "fit"), det & (data["part"] == "eval")
     sign, epsrc = data["source"] == "sign", data["source"] == "epsrc"
@@ -352,6 +472,9 @@ def main() -> None:
     print(f"data: {args.cache} (real MediaPipe full-model landmarks of ../shared/handdata)")
     for variant in args.variants.split(","):
         print(f"\n== {variant}")
+        if second is not None:
+            read_second(data, second, variant, fit_part, block)
+            continue
         if args.views:
             read_views(data, variant, fit_part, eval_part, block, args)
             continue

@@ -6,8 +6,11 @@ part by default (EPSRC Set2, odd-indexed sign-language students), never used for
 
 Each hand is read as ``mafiavision gestures IMAGE`` reads it: its own landmarks and the
 test-time-augmentation views of :data:`mafiavision.vision.photo_hands.DEFAULT_VIEWS` (cached
-by the extraction script), finger probabilities averaged; ``--no-views``: the photo's own
-landmarks only.
+by the extraction script), combined by their vote; where that vote is weak, with the lite
+model's readings on :data:`~mafiavision.vision.photo_hands.SECOND_VIEWS` (the second cache,
+``extract_handdata_landmarks.py --lite-views``; ``photo_hands.combine_models``); ``--no-second``:
+the full model alone (the reading before session 5); ``--no-views``: the photo's own landmarks
+only.
 
 Prints: detection rate per class; count accuracy per detected hand per class (EPSRC 1–5,
 sign-language 1–5: sign "3" is thumb+index+middle = three fingers); the confusion matrix of
@@ -22,7 +25,8 @@ as negatives.
 
 Usage::
 
-    python scripts/eval_gestures.py [--part eval|fit|all] [--no-views] [--world-only]
+    python scripts/eval_gestures.py [--part eval|fit|all] [--no-second] [--no-views]
+        [--world-only] [--errors]
 """
 
 from __future__ import annotations
@@ -40,18 +44,24 @@ sys.path.insert(0, str(ROOT))
 from extract_handdata_landmarks import (  # noqa: E402
     DEFAULT_CACHE,
     DEFAULT_HANDDATA,
+    DEFAULT_LITE_CACHE,
     load_cache,
     view_columns,
 )
 
 from mafiavision.machine import describe_machine  # noqa: E402
-from mafiavision.vision.fingers import default_model, finger_features  # noqa: E402
+from mafiavision.vision.fingers import FingerModel, default_model, finger_features  # noqa: E402
 from mafiavision.vision.gestures import (  # noqa: E402
     ClubConvention,
     classify_hand,
     classify_probabilities,
 )
-from mafiavision.vision.photo_hands import DEFAULT_VIEWS, combine_views  # noqa: E402
+from mafiavision.vision.photo_hands import (  # noqa: E402
+    DEFAULT_VIEWS,
+    SECOND_VIEWS,
+    combine_models,
+    combine_views,
+)
 
 COUNT_CLASSES = [("epsrc", str(n), n) for n in range(1, 6)] + [
     ("sign", str(n), n) for n in range(1, 6)
@@ -63,25 +73,51 @@ def _pct(num: int, den: int) -> str:
     return f"{100 * num / den:5.1f} % ({num}/{den})" if den else "   n/a"
 
 
-def evaluate(data: dict[str, np.ndarray], part: str, world_only: bool, views: bool) -> None:
+def read_views(
+    model: FingerModel,
+    data: dict[str, np.ndarray],
+    rows: np.ndarray,
+    cols: list[int],
+    world_only: bool,
+) -> list[np.ndarray]:
+    """p(extended) (rows, 5) of each cached view column (NaN where the view found no hand)."""
+    out = []
+    for col in cols:
+        world = data["view_world"][rows, col]
+        image = None if world_only else data["view_landmarks"][rows, col]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out.append(model.probabilities(finger_features(world, image)))
+    return out
+
+
+def evaluate(
+    data: dict[str, np.ndarray],
+    part: str,
+    world_only: bool,
+    views: bool,
+    second: dict[str, np.ndarray] | None,
+    errors: bool = False,
+) -> None:
     use = np.ones(len(data["path"]), dtype=bool) if part == "all" else data["part"] == part
     model = default_model()
     probs = np.full((len(use), 5), np.nan)
     det = data["detected"]
     image = None if world_only else data["landmarks"][det]
     per_view = [model.probabilities(finger_features(data["world"][det], image))]
-    for col in view_columns(data, DEFAULT_VIEWS) if views else []:
-        world = data["view_world"][det, col]
-        image = None if world_only else data["view_landmarks"][det, col]
-        with np.errstate(invalid="ignore", divide="ignore"):  # NaN: the view found no hand
-            per_view.append(model.probabilities(finger_features(world, image)))
-    probs[det] = combine_views(np.stack(per_view, axis=1))
+    if views:
+        per_view += read_views(model, data, det, view_columns(data, DEFAULT_VIEWS), world_only)
+    if second is None:
+        probs[det] = combine_views(np.stack(per_view, axis=1))
+    else:
+        lite = read_views(model, second, det, view_columns(second, SECOND_VIEWS), world_only)
+        probs[det] = combine_models(np.stack(per_view, axis=1), np.stack(lite, axis=1))
     results = {i: classify_probabilities(probs[i]) for i in np.flatnonzero(det & use)}
 
     view = "world landmarks only (x, y stand in for the image)" if world_only else "world + image"
     tta = f"{len(per_view) - 1} views ({', '.join(map(str, DEFAULT_VIEWS))})" if views else "none"
     print(f"part: {part}; photos: {use.sum()}, detected: {(det & use).sum()}; landmarks: {view}")
-    print(f"test-time augmentation: photo + {tta}")
+    lite = f"; lite model's {len(SECOND_VIEWS)} views where the vote is weak" if second else ""
+    print(f"test-time augmentation: photo + {tta}{lite}")
     print("\n| class | photos | detected | count accuracy (per detected hand) |")
     print("|---|---|---|---|")
     target_ok = target_n = 0
@@ -148,6 +184,14 @@ def evaluate(data: dict[str, np.ndarray], part: str, world_only: bool, views: bo
             fp_by_class[key] = fp_by_class.get(key, 0) + 1
     print(f"gun poses outside sign 2 / EPSRC 2, by class: {fp_by_class}")
 
+    if errors:
+        print("\nEPSRC misreads (file, read count, p(extended) thumb…pinky):")
+        for i in sorted(results, key=lambda i: str(data["path"][i])):
+            label = str(data["label"][i])
+            if data["source"][i] == "epsrc" and results[i].count != int(label):
+                probs_i = " ".join(f"{x:.2f}" for x in probs[i])
+                print(f"  {data['path'][i]}: read {results[i].count}; p {probs_i}")
+
     picked = np.flatnonzero(det & use)[:200]
     sample, sample_image = data["world"][picked], data["landmarks"][picked]
     for w, lm in zip(sample[:20], sample_image[:20], strict=True):
@@ -198,9 +242,21 @@ def main() -> None:
     parser.add_argument(
         "--no-views", action="store_true", help="read each photo's own landmarks only (no TTA)"
     )
+    parser.add_argument("--second-cache", type=Path, default=DEFAULT_LITE_CACHE)
+    parser.add_argument("--errors", action="store_true", help="list the EPSRC misreads")
+    parser.add_argument(
+        "--no-second", action="store_true", help="the full model alone (no lite-model views)"
+    )
     args = parser.parse_args()
     print(f"data: {args.cache} (real MediaPipe full-model landmarks of ../shared/handdata)")
-    evaluate(load_cache(args.cache), args.part, args.world_only, not args.no_views)
+    data = load_cache(args.cache)
+    second = None
+    if not (args.no_second or args.no_views):
+        print(f"second model: {args.second_cache} (lite-model readings of the same hands' views)")
+        second = load_cache(args.second_cache)
+        if not (second["path"] == data["path"]).all():
+            raise SystemExit(f"{args.second_cache}: not the photos of {args.cache}: rerun it")
+    evaluate(data, args.part, args.world_only, not args.no_views, second, args.errors)
     evaluate_keypoints_2d(args.handdata)
 
 

@@ -37,15 +37,19 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from mafiavision.vision.models import HandVariant  # noqa: E402
 from mafiavision.vision.photo_hands import (  # noqa: E402
     CANDIDATE_VIEWS,
+    PhotoHand,
     PhotoHandDetector,
     View,
+    landmark_bbox,
     load_rgb,
 )
 
 DEFAULT_HANDDATA = ROOT.parent / "shared" / "handdata"
 DEFAULT_CACHE = ROOT / "cache" / "handdata_landmarks.npz"
+DEFAULT_LITE_CACHE = ROOT / "cache" / "handdata_landmarks_lite.npz"
 EPSRC = "epsrc_finger_counting_human"
 SIGN = "sign_language_digits_ardamavi"
 
@@ -116,6 +120,40 @@ def extract(handdata: Path, out: Path) -> None:
     print(f"{n} photos, {detected.sum()} detected, {time.perf_counter() - start:.0f} s → {out}")
 
 
+def extract_second(handdata: Path, cache: Path, out: Path, variant: HandVariant) -> None:
+    """The second landmark model's reading of every hand of ``cache``: the hand that the full
+    model found (its box, from its cached landmarks) read by ``variant`` on every view of
+    :data:`CANDIDATE_VIEWS`, by the same :meth:`PhotoHandDetector.views` call as the CLI."""
+    data = load_cache(cache)
+    n, nv = len(data["path"]), len(CANDIDATE_VIEWS)
+    view_landmarks = np.full((n, nv, 21, 3), np.nan, dtype=np.float32)
+    view_world = np.full((n, nv, 21, 3), np.nan, dtype=np.float32)
+    start = time.perf_counter()
+    with PhotoHandDetector(variant, max_hands=1) as detector:
+        for i in np.flatnonzero(data["detected"]):
+            rgb = load_rgb(handdata / str(data["path"][i]))
+            height, width = rgb.shape[:2]
+            lm = data["landmarks"][i]
+            hand = PhotoHand(
+                lm, data["world"][i], float(data["score"][i]), "", landmark_bbox(lm, width, height)
+            )
+            for v, seen in enumerate(detector.views(rgb, hand, CANDIDATE_VIEWS)):
+                if seen is not None:
+                    view_landmarks[i, v], view_world[i, v] = seen
+            if (i + 1) % 250 == 0:
+                print(f"{i + 1}/{n} photos, {time.perf_counter() - start:.0f} s", flush=True)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(
+        out,
+        path=data["path"],
+        model=np.array(variant),
+        views=data["views"],
+        view_landmarks=view_landmarks,
+        view_world=view_world,
+    )
+    print(f"{n} photos, {variant} views read, {time.perf_counter() - start:.0f} s → {out}")
+
+
 def load_cache(path: Path = DEFAULT_CACHE) -> dict[str, np.ndarray]:
     """The cache as a dict of arrays; tells how to build it when it is missing."""
     if not path.exists():
@@ -137,10 +175,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--handdata", type=Path, default=DEFAULT_HANDDATA)
     parser.add_argument("--out", type=Path, default=DEFAULT_CACHE)
+    parser.add_argument(
+        "--lite-views",
+        type=Path,
+        metavar="OUT",
+        help=f"instead: read the cached hands' views with the lite model → OUT "
+        f"(e.g. {DEFAULT_LITE_CACHE.relative_to(ROOT)}); needs the full model's cache (--out)",
+    )
     args = parser.parse_args()
     if not args.handdata.is_dir():
         raise SystemExit(f"{args.handdata}: hand data folder not found")
-    extract(args.handdata, args.out)
+    if args.lite_views:
+        extract_second(args.handdata, args.out, args.lite_views, "lite")
+    else:
+        extract(args.handdata, args.out)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ Photos: MediaPipe runs over the whole image (small images upscaled, a padded pas
 hands are missing, see :mod:`mafiavision.vision.photo_hands`); each hand's fingers are read on
 its own landmarks and on a few test-time-augmentation views of it (mirrored, turned, cropped:
 ``photo_hands.DEFAULT_VIEWS``), which vote on the finger states (``photo_hands.combine_views``);
-one JSON object per image:
+where that vote is weak, the lite network's readings of more views join it
+(``photo_hands.combine_models``; with ``--model full``, the default); one JSON object per image:
 ``{"image", "hands": [{"bbox", "score", "pose", "count", "fingers"}]}``.
 
 Video: the seat tracker (:mod:`mafiavision.vision.hands`) follows each seat of the table; every
@@ -61,10 +62,11 @@ def hand_record(hand: Any, pose: Any) -> dict[str, Any]:
 
 def run_images(args: argparse.Namespace) -> int:
     from mafiavision.vision.gestures import classify_probabilities
-    from mafiavision.vision.photo_hands import PhotoHandDetector, load_rgb
+    from mafiavision.vision.photo_hands import SECOND_MODEL, PhotoHandDetector, load_rgb
 
     images = [(path, load_rgb(path)) for path in args.inputs]  # fail early on a bad file
-    with PhotoHandDetector(args.model, max_hands=args.max_hands) as detector:
+    second = SECOND_MODEL if args.model == "full" else None  # chosen with the full model only
+    with PhotoHandDetector(args.model, max_hands=args.max_hands, second=second) as detector:
         for path, rgb in images:
             hands = sorted(detector.detect(rgb), key=lambda h: h.bbox[0])
             records = [

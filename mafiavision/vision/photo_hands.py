@@ -18,12 +18,18 @@ mirrored or at another crop size (:class:`View`). Each view's landmarks stay in 
 frame (square pixels): the finger features do not change under a turn, a scaling or a mirror
 (:mod:`mafiavision.vision.fingers`), so a view's finger probabilities are comparable with the
 photo's. :func:`combine_views` lets the views vote on the finger states.
+
+A second landmark network (session 5): when the main model's readings do not agree (the
+winning pattern has fewer than :data:`WEAK_VOTE` of them), the *lite* network reads the hand on
+every view of :data:`SECOND_VIEWS` and its readings join the vote (:func:`combine_models`).
+Chosen on the fit part of the real photos (``scripts/compare_finger_features.py --second``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -76,6 +82,12 @@ CANDIDATE_VIEWS: tuple[View, ...] = (
     View(True, 0.0, 4.0),
 )
 VIEW_SIDE = 256  # pixels of a view's square crop
+#: The main model's vote is weak when fewer of its readings (photo + views) share the winning
+#: pattern than this (a majority of the photo and its four default views).
+WEAK_VOTE = 3
+#: The second network and the views it reads a hand on when the main model's vote is weak.
+SECOND_MODEL: HandVariant = "lite"
+SECOND_VIEWS: tuple[View, ...] = CANDIDATE_VIEWS
 
 
 def combine_views(probabilities: np.ndarray) -> np.ndarray:
@@ -98,6 +110,39 @@ def combine_views(probabilities: np.ndarray) -> np.ndarray:
     return out.reshape(p.shape[:-2] + p.shape[-1:])
 
 
+def vote_support(probabilities: np.ndarray) -> np.ndarray:
+    """How many readings share the pattern that :func:`combine_views` picks: (..., readings, 5)
+    → (...) (0 where no reading found the hand)."""
+    p = np.asarray(probabilities, dtype=np.float64)
+    seen = ~np.isnan(p).any(axis=-1)
+    states = p > 0.5
+    same = (states[..., :, None, :] == states[..., None, :, :]).all(axis=-1)
+    same &= seen[..., :, None] & seen[..., None, :]
+    score = np.where(seen, same.sum(axis=-1) + 0.5 * same[..., 0], -1.0)
+    winner = np.take_along_axis(same, np.argmax(score, axis=-1)[..., None, None], axis=-2)
+    return winner[..., 0, :].sum(axis=-1)
+
+
+def weak_vote(probabilities: np.ndarray) -> np.ndarray:
+    """Whether the main model's readings (..., readings, 5) leave the vote weak (...)."""
+    return vote_support(probabilities) < WEAK_VOTE
+
+
+def combine_models(first: np.ndarray, second: np.ndarray | None) -> np.ndarray:
+    """p(extended) per finger from the main model's readings ``first`` (..., readings, 5; the
+    photo's own first) and the second model's ``second`` (..., views, 5; NaN rows: the view
+    found no hand; None: not read): the main model's vote (:func:`combine_views`), or, where it
+    is weak (:func:`weak_vote`), the vote of both models' readings (the photo's pattern still
+    breaking ties)."""
+    first = np.asarray(first, dtype=np.float64)
+    out = combine_views(first)
+    if second is None:
+        return out
+    both = np.concatenate([first, np.asarray(second, dtype=np.float64)], axis=-2)
+    weak = weak_vote(first)
+    return np.where(weak[..., None], combine_views(both), out)
+
+
 def load_rgb(path: Path) -> np.ndarray:
     """Read an image file as RGB uint8, or raise a one-line user error."""
     import cv2
@@ -110,7 +155,10 @@ def load_rgb(path: Path) -> np.ndarray:
     return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
 
 
-def _bbox(landmarks: np.ndarray, width: int, height: int) -> tuple[float, float, float, float]:
+def landmark_bbox(
+    landmarks: np.ndarray, width: int, height: int
+) -> tuple[float, float, float, float]:
+    """The box (x0, y0, x1, y1 in pixels) of landmarks normalised to a width × height image."""
     xs = np.clip(landmarks[:, 0], 0.0, 1.0) * width
     ys = np.clip(landmarks[:, 1], 0.0, 1.0) * height
     return float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max())
@@ -135,22 +183,34 @@ class PhotoHandDetector:
         min_side: int = 300,
         tile_above: int = 800,
         min_detection_confidence: float = 0.5,
+        second: HandVariant | None = None,
     ) -> None:
+        """``second``: the network that reads the views when the main model's vote is weak
+        (:func:`combine_models`; None: the main model alone)."""
+        self.variant = variant
+        self.max_hands = max_hands
+        self.min_side = min_side
+        self.tile_above = tile_above
+        self.min_detection_confidence = min_detection_confidence
+        self.second = second
+        self._landmarker = self._create(variant)
+        self._second: Any = None  # created at the first weak vote
+
+    def _create(self, variant: HandVariant) -> Any:
         from mediapipe.tasks.python import BaseOptions, vision
 
         options = vision.HandLandmarkerOptions(
             base_options=BaseOptions(model_asset_path=str(hand_landmarker_path(variant))),
             running_mode=vision.RunningMode.IMAGE,
-            num_hands=max_hands,
-            min_hand_detection_confidence=min_detection_confidence,
+            num_hands=self.max_hands,
+            min_hand_detection_confidence=self.min_detection_confidence,
         )
-        self._landmarker = vision.HandLandmarker.create_from_options(options)
-        self.max_hands = max_hands
-        self.min_side = min_side
-        self.tile_above = tile_above
+        return vision.HandLandmarker.create_from_options(options)
 
     def close(self) -> None:
         self._landmarker.close()
+        if self._second is not None:
+            self._second.close()
 
     def __enter__(self) -> PhotoHandDetector:
         return self
@@ -158,11 +218,13 @@ class PhotoHandDetector:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _run(self, rgb: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, float, str]]:
+    def _run(
+        self, rgb: np.ndarray, landmarker: Any = None
+    ) -> list[tuple[np.ndarray, np.ndarray, float, str]]:
         import mediapipe as mp
 
         image = mp.Image(image_format=mp.ImageFormat.SRGB, data=np.ascontiguousarray(rgb))
-        result = self._landmarker.detect(image)
+        result = (landmarker or self._landmarker).detect(image)
         out = []
         for lms, world, hand in zip(
             result.hand_landmarks, result.hand_world_landmarks, result.handedness, strict=True
@@ -197,7 +259,7 @@ class PhotoHandDetector:
             full = lm.copy()
             full[:, 0] = (lm[:, 0] * vw - ox) / sw
             full[:, 1] = (lm[:, 1] * vh - oy) / sh
-            box = _bbox(full, width, height)
+            box = landmark_bbox(full, width, height)
             if all(_iou(box, other.bbox) < 0.3 for other in found + new):
                 new.append(PhotoHand(full, w, s, h, box))
         return new
@@ -267,13 +329,25 @@ class PhotoHandDetector:
         return hands[: self.max_hands]
 
     def views(
-        self, rgb: np.ndarray, hand: PhotoHand, views: tuple[View, ...] = DEFAULT_VIEWS
+        self,
+        rgb: np.ndarray,
+        hand: PhotoHand,
+        views: tuple[View, ...] = DEFAULT_VIEWS,
+        *,
+        second: bool = False,
     ) -> list[tuple[np.ndarray, np.ndarray] | None]:
         """The hand's (image landmarks, world landmarks) on each view, None where the view shows
         no hand on the found one (box overlap below 0.3 in the photo). Image landmarks are
-        normalised to the view's square crop."""
+        normalised to the view's square crop. ``second``: read by the second network."""
         import cv2
 
+        landmarker = self._landmarker
+        if second:
+            if self.second is None:
+                raise ValueError("this detector has no second model")
+            if self._second is None:
+                self._second = self._create(self.second)
+            landmarker = self._second
         height, width = rgb.shape[:2]
         x0, y0, x1, y1 = hand.bbox
         centre = ((x0 + x1) / 2, (y0 + y1) / 2)
@@ -295,10 +369,10 @@ class PhotoHandDetector:
             )
             back = cv2.invertAffineTransform(m)
             best: tuple[float, tuple[np.ndarray, np.ndarray] | None] = (0.3, None)
-            for lm, world, _, _ in self._run(crop):
+            for lm, world, _, _ in self._run(crop, landmarker):
                 pts = lm[:, :2] * VIEW_SIDE @ back[:, :2].T + back[:, 2]
                 photo = np.column_stack([pts[:, 0] / width, pts[:, 1] / height, lm[:, 2]])
-                overlap = _iou(_bbox(photo, width, height), hand.bbox)
+                overlap = _iou(landmark_bbox(photo, width, height), hand.bbox)
                 if overlap >= best[0]:
                     best = (overlap, (lm, world))
             out.append(best[1])
@@ -308,8 +382,16 @@ class PhotoHandDetector:
         self, rgb: np.ndarray, hand: PhotoHand, views: tuple[View, ...] = DEFAULT_VIEWS
     ) -> np.ndarray:
         """p(extended) per finger (order :data:`~mafiavision.vision.fingers.FINGERS`) of a hand
-        found on ``rgb``: its own landmarks and each view's, combined by :func:`combine_views`."""
+        found on ``rgb``: its own landmarks and each view's, combined by :func:`combine_views`;
+        where that vote is weak and the detector has a second model, with the second model's
+        readings on :data:`SECOND_VIEWS` (:func:`combine_models`)."""
         from mafiavision.vision.fingers import finger_probabilities
 
-        seen = [(hand.landmarks, hand.world)] + [v for v in self.views(rgb, hand, views) if v]
-        return combine_views(np.stack([finger_probabilities(w, lm) for lm, w in seen]))
+        def read(seen: list[tuple[np.ndarray, np.ndarray] | None]) -> np.ndarray:
+            return np.array([finger_probabilities(w, lm) for lm, w in filter(None, seen)])
+
+        first = read([(hand.landmarks, hand.world), *self.views(rgb, hand, views)])
+        if self.second is None or not weak_vote(first):
+            return combine_views(first)
+        second = read(self.views(rgb, hand, SECOND_VIEWS, second=True)).reshape(-1, 5)
+        return combine_models(first, second)

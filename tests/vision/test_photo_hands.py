@@ -10,10 +10,15 @@ import pytest
 
 from mafiavision.vision.photo_hands import (
     CANDIDATE_VIEWS,
+    SECOND_VIEWS,
+    WEAK_VOTE,
     PhotoHandDetector,
     View,
+    combine_models,
     combine_views,
     load_rgb,
+    vote_support,
+    weak_vote,
 )
 
 EPSRC = "epsrc_finger_counting_human"
@@ -99,3 +104,87 @@ def test_views_keep_to_their_hand_on_a_two_hand_photo(
         for seen in detector.views(rgb, hand, wide):
             assert seen is not None
         assert int((detector.finger_probabilities(rgb, hand, wide) > 0.5).sum()) == count
+
+
+P_ONE = [0.1, 0.9, 0.1, 0.1, 0.1]  # index only
+P_TWO = [0.1, 0.9, 0.9, 0.1, 0.1]  # index + middle
+P_THREE = [0.1, 0.9, 0.9, 0.9, 0.1]
+
+
+@pytest.mark.parametrize(
+    ("first", "support"),
+    [
+        ([P_ONE], 1),
+        ([P_ONE, P_ONE, P_TWO], 2),
+        ([P_ONE, NAN5, P_ONE, P_ONE, P_TWO], 3),  # a view that found no hand does not count
+        ([P_ONE, P_TWO, P_TWO, P_THREE, P_THREE], 2),  # a tie: the photo's pattern is not on it
+        ([P_TWO, P_TWO, P_TWO, P_TWO, P_TWO], 5),
+    ],
+)
+def test_vote_support_counts_the_winning_pattern(first: list[list[float]], support: int) -> None:
+    assert int(vote_support(np.array(first))) == support
+    assert vote_support(np.array([first, first])).tolist() == [support, support]
+    assert bool(weak_vote(np.array(first))) == (support < WEAK_VOTE)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "expected_count"),
+    [
+        # a strong vote (3 of 5) ignores the second model, however many of its views disagree
+        ([P_TWO, P_TWO, P_TWO, P_ONE, P_ONE], [P_ONE] * 9, 2),
+        # a weak vote (2 of 4 readings) is decided by both models' readings together
+        ([P_TWO, P_TWO, P_ONE, P_ONE, NAN5], [P_ONE] * 5 + [NAN5] * 4, 1),
+        ([P_TWO, P_ONE, P_THREE, NAN5, NAN5], [P_THREE, P_THREE, P_ONE], 3),
+        # the second model found nothing: the main model's vote (the photo breaks the tie)
+        ([P_TWO, P_ONE], [NAN5] * 9, 2),
+    ],
+)
+def test_combine_models_asks_the_second_model_only_on_a_weak_vote(
+    first: list[list[float]], second: list[list[float]], expected_count: int
+) -> None:
+    out = combine_models(np.array(first), np.array(second))
+    assert int((out > 0.5).sum()) == expected_count
+    assert np.allclose(combine_models(np.array(first), None), combine_views(np.array(first)))
+    if not weak_vote(np.array(first)):
+        assert np.allclose(out, combine_views(np.array(first)))
+
+
+def test_second_model_reads_the_found_hand_on_its_views(handdata: Path) -> None:
+    """The lite network reads the hand the full model found, on every view of SECOND_VIEWS,
+    and a detector without a second model refuses to."""
+    rgb = load_rgb(handdata / EPSRC / "4" / "Set2_four_1.jpg")
+    with PhotoHandDetector("full", max_hands=1, second="lite") as det:
+        (hand,) = det.detect(rgb)
+        seen = det.views(rgb, hand, SECOND_VIEWS, second=True)
+        assert len(seen) == len(SECOND_VIEWS)
+        assert sum(s is not None for s in seen) >= len(SECOND_VIEWS) - 2
+        assert int((det.finger_probabilities(rgb, hand) > 0.5).sum()) == 4
+    with PhotoHandDetector("full", max_hands=1) as det, pytest.raises(ValueError, match="second"):
+        det.views(rgb, hand, SECOND_VIEWS, second=True)
+
+
+@pytest.mark.parametrize(
+    ("photo", "alone", "extended"),
+    [
+        (f"{EPSRC}/1/Set1_one_181.jpg", (0, 0, 0, 0, 1), (0, 1, 0, 0, 0)),
+        (f"{EPSRC}/3/Set1_three_208.jpg", (1, 1, 1, 1, 1), (0, 1, 1, 1, 0)),
+    ],
+)
+def test_the_lite_network_decides_a_weak_vote(
+    detector: PhotoHandDetector,
+    handdata: Path,
+    photo: str,
+    alone: tuple[int, ...],
+    extended: tuple[int, ...],
+) -> None:
+    """Fit-part photos whose full-model readings disagree: the full model alone picks a wrong
+    pattern; with the lite network's views the vote reads the photo's label."""
+    from mafiavision.vision.fingers import finger_probabilities
+
+    rgb = load_rgb(handdata / photo)
+    (hand,) = detector.detect(rgb)
+    first = [(hand.landmarks, hand.world), *filter(None, detector.views(rgb, hand))]
+    assert weak_vote(np.array([finger_probabilities(w, lm) for lm, w in first]))
+    assert tuple(int(x) for x in detector.finger_probabilities(rgb, hand) > 0.5) == alone
+    with PhotoHandDetector("full", max_hands=2, second="lite") as both:
+        assert tuple(int(x) for x in both.finger_probabilities(rgb, hand) > 0.5) == extended
