@@ -37,6 +37,11 @@ a :class:`ShotEvent` only if
   curl signal that dips and rises again while the hand is still folded is the release
   rebounding, not a second squeeze (seen on unseen validation clips: 0.05–0.07 s after a
   release, the hand at 0.62–0.88 of its extent);
+* it shows index and middle coming down — read folded by the finger models, the hand shrinking
+  (world extent or image box), a rise far over the threshold, or the two curls rising and
+  falling together (``ShotConfig.folded_p`` and the values after it): a still raised gun's
+  landmarks jitter and drift over the threshold while its fingers keep reading extended (every
+  false shot on the unseen validation clips of session 4 was one);
 * the hand was seen throughout, and stays in view for ``max_gap`` after the release: a gap
   longer than ``max_gap`` aborts it and restarts the baseline (a hand leaving view; a hand that
   is lowered out of view right after a "squeeze" was leaving, its landmarks shifting as it
@@ -366,7 +371,6 @@ class ShotDetector:
             return None
         confidence = depth / (depth + squeeze.on) * min(1.0, small / large / 0.5)
         return ShotEvent(self.seat, squeeze.peak_t, duration, depth, float(confidence))
-
 
     def _came_down(self, squeeze: _Squeeze, small: float, large: float) -> bool:
         """Whether the squeeze shows index and middle coming down (``ShotConfig.folded_p``)."""
