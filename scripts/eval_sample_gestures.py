@@ -14,7 +14,7 @@ seat overlapping them.
 
 Usage::
 
-    python scripts/eval_sample_gestures.py [names...] [--model lite|full] [--fresh]
+    python scripts/eval_sample_gestures.py [names...] [--model lite|full|agree|either] [--fresh]
         [--samples DIR] [--cache DIR] [--set NAME=VALUE ...]
 """
 
@@ -131,6 +131,21 @@ def replay(data: dict[str, np.ndarray], seats: list[int], config: ShotConfig) ->
     return shot_events, number_events
 
 
+def combine(runs: dict[str, tuple[dict, dict]], how: str) -> tuple[dict, dict]:
+    """The two tracker models' shots together: ``agree`` keeps lite's events that full also
+    saw within ±0.3 s, ``either`` adds full's events that lite did not see; numbers: lite's."""
+    lite, full = runs["lite"][0], runs["full"][0]
+
+    def near(e: ShotEvent, others: list[ShotEvent]) -> bool:
+        return any(abs(e.t - o.t) <= 0.3 for o in others)
+
+    if how == "agree":
+        shots = {s: [e for e in lite[s] if near(e, full[s])] for s in lite}
+    else:
+        shots = {s: lite[s] + [e for e in full[s] if not near(e, lite[s])] for s in lite}
+    return shots, runs["lite"][1]
+
+
 def evaluate(
     samples: Path, cache_dir: Path, names: list[str], model: str, fresh: bool, config: ShotConfig
 ) -> None:
@@ -141,13 +156,15 @@ def evaluate(
     for name in names:
         clip = samples / f"{name}.mp4"
         truth = json.loads(clip.with_suffix(".truth.json").read_text())
-        cache = cache_dir / f"{name}.{model}.npz"
-        if fresh or not cache.exists():
-            record(clip, model, cache)
-        with np.load(cache) as f:
-            data = {k: f[k] for k in f.files}
         seats = list(range(1, truth["seats"] + 1))
-        shot_events, number_events = replay(data, seats, config)
+        runs = {}
+        for variant in (model,) if model in ("lite", "full") else ("lite", "full"):
+            cache = cache_dir / f"{name}.{variant}.npz"
+            if fresh or not cache.exists():
+                record(clip, variant, cache)
+            with np.load(cache) as f:
+                runs[variant] = replay({k: f[k] for k in f.files}, seats, config)
+        shot_events, number_events = runs.get(model) or combine(runs, model)
         true_shots = [g for g in truth["gestures"] if g["kind"] == "shot"]
         found = 0
         used: set[tuple[int, float]] = set()
@@ -209,7 +226,11 @@ def evaluate(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*")
-    parser.add_argument("--model", choices=("lite", "full"), default="lite")
+    parser.add_argument(
+        "--model", choices=("lite", "full", "agree", "either"), default="lite",
+        help="tracker model; agree / either: both models' shots, kept where both saw the shot / "
+        "where either did (numbers: lite's)",
+    )
     parser.add_argument("--fresh", action="store_true")
     parser.add_argument("--samples", type=Path, default=SAMPLES, help="folder of the clips")
     parser.add_argument("--cache", type=Path, default=CACHE, help="folder of recorded landmarks")
