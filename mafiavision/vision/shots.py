@@ -143,7 +143,7 @@ class ShotConfig:
     #: threshold deep) and one shows only the coherent rise (lite, back of the hand, 1.67×);
     #: of the 44 false shots — a still raised gun's landmarks jittering or drifting — 36 lack
     #: all four, their fingers reading extended throughout (median p 0.97) and the hand keeping
-    #: 0.82–0.99 of its extent. Validated on set 3 (``validation_clips/README.md``).
+    #: 0.82–0.99 of its extent. Validated on sets 3 and 4 (``validation_clips/README.md``).
     folded_p: float = 0.5
     shrink: float = 0.7
     strong: float = 2.5
