@@ -195,7 +195,7 @@ class _Frame:
     @classmethod
     def of(cls, obs: HasWorld, curls: np.ndarray) -> _Frame:
         p = finger_probabilities(obs.world, obs.landmarks)
-        box = None if obs.landmarks is None else float(np.ptp(obs.landmarks[:, :2], axis=0).max())
+        box = None if obs.landmarks is None else _box(obs.landmarks)
         return cls(curls, float(p[1:3].mean()), box)
 
 
@@ -256,7 +256,7 @@ class ShotDetector:
         images = [q[3] for q in self._quiet]
         if any(lm is None for lm in images):
             return None
-        return float(np.median([np.ptp(lm[:, :2], axis=0).max() for lm in images]))
+        return float(np.median([_box(lm) for lm in images]))
 
     def _showed_gun(self) -> bool:
         """Whether the hand showed the gun before the squeeze (median p over up to 8 baseline
@@ -394,6 +394,11 @@ def _correlation(curls: np.ndarray) -> float:
     if len(curls) < 3 or curls.std(axis=0).min() == 0:
         return 0.0
     return float(np.corrcoef(curls[:, 0], curls[:, 1])[0, 1])
+
+
+def _box(landmarks: np.ndarray) -> float:
+    """The longest side of the box around a hand's image landmarks (normalised to the frame)."""
+    return float(np.ptp(landmarks[:, :2], axis=0).max())
 
 
 def _extent(world: np.ndarray) -> float:
