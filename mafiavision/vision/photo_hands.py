@@ -187,7 +187,6 @@ class PhotoHandDetector:
     ) -> None:
         """``second``: the network that reads the views when the main model's vote is weak
         (:func:`combine_models`; None: the main model alone)."""
-        self.variant = variant
         self.max_hands = max_hands
         self.min_side = min_side
         self.tile_above = tile_above
