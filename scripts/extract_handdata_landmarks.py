@@ -79,6 +79,23 @@ def list_photos(handdata: Path) -> list[tuple[str, str, str, str]]:
     return rows
 
 
+def read_views(
+    detector: PhotoHandDetector, rgb: np.ndarray, hand: PhotoHand, landmarks: np.ndarray,
+    world: np.ndarray,
+) -> None:
+    """Store the hand's readings on every view of :data:`CANDIDATE_VIEWS` into ``landmarks``
+    and ``world`` (views, 21, 3): the same :meth:`PhotoHandDetector.views` call as the CLI; a
+    view that shows no hand is left NaN."""
+    for v, seen in enumerate(detector.views(rgb, hand, CANDIDATE_VIEWS)):
+        if seen is not None:
+            landmarks[v], world[v] = seen
+
+
+def progress(i: int, n: int, start: float) -> None:
+    if (i + 1) % 250 == 0:
+        print(f"{i + 1}/{n} photos, {time.perf_counter() - start:.0f} s", flush=True)
+
+
 def extract(handdata: Path, out: Path) -> None:
     rows = list_photos(handdata)
     n = len(rows)
@@ -97,11 +114,8 @@ def extract(handdata: Path, out: Path) -> None:
             if hands:
                 landmarks[i], world[i] = hands[0].landmarks, hands[0].world
                 score[i], detected[i] = hands[0].score, True
-                for v, seen in enumerate(detector.views(rgb, hands[0], CANDIDATE_VIEWS)):
-                    if seen is not None:
-                        view_landmarks[i, v], view_world[i, v] = seen
-            if (i + 1) % 250 == 0:
-                print(f"{i + 1}/{n} photos, {time.perf_counter() - start:.0f} s", flush=True)
+                read_views(detector, rgb, hands[0], view_landmarks[i], view_world[i])
+            progress(i, n, start)
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(
         out,
@@ -137,11 +151,8 @@ def extract_second(handdata: Path, cache: Path, out: Path, variant: HandVariant)
             hand = PhotoHand(
                 lm, data["world"][i], float(data["score"][i]), "", landmark_bbox(lm, width, height)
             )
-            for v, seen in enumerate(detector.views(rgb, hand, CANDIDATE_VIEWS)):
-                if seen is not None:
-                    view_landmarks[i, v], view_world[i, v] = seen
-            if (i + 1) % 250 == 0:
-                print(f"{i + 1}/{n} photos, {time.perf_counter() - start:.0f} s", flush=True)
+            read_views(detector, rgb, hand, view_landmarks[i], view_world[i])
+            progress(i, n, start)
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(
         out,
