@@ -33,7 +33,6 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,8 +40,8 @@ from mafiavision.analysis.media import MediaInfo
 from mafiavision.analysis.seats import SeatStages
 from mafiavision.analysis.timeline import SeatSeries, TimelineBuilder
 from mafiavision.vision.hands import SeatTracker
-from mafiavision.vision.sources import Frame
-from mafiavision.vision.tracks import Detection
+from mafiavision.vision.pairing import PairedTracker, TrackerModel, make_tracker
+from mafiavision.vision.workers import ThreadedSeatTracker
 
 #: Input size of MediaPipe's hand landmark model: a hand this wide loses nothing to downscaling.
 MODEL_HAND_PX = 224.0
@@ -56,7 +55,8 @@ class ScanConfig:
     day_fps: float = 2.0
     night_fps: float = 30.0
     linger: float = 1.5
-    model: str = "lite"
+    #: The landmark network(s): lite+full reads shots from both (:mod:`vision.pairing`).
+    model: TrackerModel = "lite+full"
     #: Threads examining the seats of a frame (1: the calling thread alone).
     threads: int = field(default_factory=lambda: os.cpu_count() or 1)
 
@@ -93,29 +93,6 @@ class _Due:
         self.t, self.step = base + step, step
 
 
-class ThreadedSeatTracker(SeatTracker):
-    """A :class:`SeatTracker` whose due seats are examined by a pool of ``threads`` threads.
-
-    Each seat's VIDEO-mode landmarker still sees every one of its crops in order (a frame's
-    seats are all done before the next frame), so its landmarks do not depend on the threads.
-    """
-
-    def __init__(self, table: Any, *, threads: int, **kwargs: Any) -> None:
-        super().__init__(table, **kwargs)
-        self._pool = ThreadPoolExecutor(threads, "landmarker") if threads > 1 else None
-
-    def _detect(self, frame: Frame, seats: list[int]) -> dict[int, list[Detection]]:
-        if self._pool is None or len(seats) < 2:
-            return super()._detect(frame, seats)
-        jobs = {number: self._pool.submit(self._detect_seat, frame, number) for number in seats}
-        return {number: job.result() for number, job in jobs.items()}
-
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown()
-        super().close()
-
-
 def decode_width(table, info: MediaInfo) -> int:
     """The narrowest frame width at which every seat's hand is still ``MODEL_HAND_PX`` wide."""
     smallest = min(table.hand_width_px(s, info.width, info.height) for s in table.seat_numbers())
@@ -141,12 +118,12 @@ def scan(info: MediaInfo, table, config: ScanConfig,
     # "day": every seat due every frame but none active, so each stays behind the image gate
     # (refreshed every 2 s); 1 and 2: hands looked for per seat at night.
     threads = config.threads
-    trackers = {"day": ThreadedSeatTracker(table, threads=threads, model=config.model,
-                                           hands_per_seat=2, sweep_every=1, gate=True),
-                1: ThreadedSeatTracker(table, threads=threads, model=config.model,
-                                       hands_per_seat=1, gate=False),
-                2: ThreadedSeatTracker(table, threads=threads, model=config.model,
-                                       hands_per_seat=2, gate=False)}
+    def tracker(**kwargs: Any) -> SeatTracker | PairedTracker:
+        return make_tracker(table, config.model, ThreadedSeatTracker, threads=threads, **kwargs)
+
+    trackers = {"day": tracker(hands_per_seat=2, sweep_every=1, gate=True),
+                1: tracker(hands_per_seat=1, gate=False),
+                2: tracker(hands_per_seat=2, gate=False)}
     mode: str | int = "day"
     source = VideoFileSource(info.path, max_width=width, prefetch=PREFETCH)
     try:

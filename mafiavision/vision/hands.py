@@ -60,7 +60,9 @@ class HandObservation:
     MediaPipe gives it); ``world`` (21, 3) in metres around the hand's centre; ``score`` the
     landmarker's confidence; ``track`` an id kept while the hand stays; ``bbox`` (x0, y0, x1, y1)
     in frame pixels; ``held`` is True when the seat was not examined or the hand was briefly missed
-    in this frame and its last landmarks are repeated.
+    in this frame and its last landmarks are repeated. ``networks`` is 2 when a second landmark
+    network read the seat too (:mod:`mafiavision.vision.pairing`); ``second`` is then its fresh
+    reading of this hand (None: it did not see the hand fresh in this frame).
     """
 
     seat: int
@@ -71,6 +73,8 @@ class HandObservation:
     track: int
     bbox: tuple[float, float, float, float]
     held: bool = False
+    networks: int = 1
+    second: HandObservation | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,7 +384,7 @@ class SeatTracker:
     ``model`` picks the landmark model (``lite`` is about twice as fast as ``full``);
     ``hands_per_seat`` is the landmarker's ``num_hands`` (1 keeps VIDEO mode fast: with 2 the palm
     detector reruns every frame while only one hand is up); ``sweep_every`` is how many frames
-    apart an inactive seat is examined; ``init_delay``/``hit_max`` set the hysteresis.
+    apart an inactive seat is examined (0: never); ``init_delay``/``hit_max`` set the hysteresis.
     """
 
     def __init__(
@@ -400,7 +404,7 @@ class SeatTracker:
         self.table = table
         self.model = model
         self.hands_per_seat = hands_per_seat
-        self.sweep_every = max(1, sweep_every)
+        self.sweep_every = max(0, sweep_every)
         self.init_delay = init_delay
         self.hit_max = hit_max
         self.use_gate = gate
@@ -437,7 +441,7 @@ class SeatTracker:
         """The seats to examine in the next frame: all active ones plus this frame's sweep."""
         inactive = [s for s in sorted(self._seats) if s not in self.active]
         due = sorted(self.active & set(self._seats))
-        if inactive:
+        if inactive and self.sweep_every:
             per_frame = math.ceil(len(inactive) / self.sweep_every)
             for k in range(per_frame):
                 due.append(inactive[(self._sweep_pos + k) % len(inactive)])

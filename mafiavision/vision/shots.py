@@ -87,6 +87,35 @@ class HasWorld(Protocol):
 
 
 @dataclass(frozen=True)
+class _Mean:
+    """Two networks' readings of one hand, averaged (see :func:`shot_reading`)."""
+
+    seat: int
+    world: np.ndarray
+    landmarks: np.ndarray | None
+    held: bool
+    track: int | None
+
+
+def shot_reading(obs: HasWorld | None) -> HasWorld | None:
+    """What the detector reads of a hand: its landmarks, or where two networks read the seat
+    (``networks`` 2, :mod:`mafiavision.vision.pairing`) the mean of both readings — None (no
+    fresh hand) when the second network did not see it fresh: a misread of one network bends
+    its curls alone, a squeeze bends both. An observation without ``networks`` (landmark
+    sequences; one network) is read as it is."""
+    if obs is None or getattr(obs, "networks", 1) < 2 or obs.held:
+        return obs
+    other: HasWorld | None = getattr(obs, "second", None)
+    if other is None or other.held:
+        return None
+    landmarks = (
+        None if obs.landmarks is None or other.landmarks is None
+        else (obs.landmarks + other.landmarks) / 2
+    )
+    return _Mean(obs.seat, (obs.world + other.world) / 2, landmarks, False, obs.track)
+
+
+@dataclass(frozen=True)
 class ShotEvent:
     """One shot: ``t`` = time of the deepest point of the squeeze (seconds, input clock)."""
 
@@ -284,6 +313,7 @@ class ShotDetector:
         cfg = self.config
         if self._last_seen is not None and t - self._last_seen > cfg.max_gap:
             self._restart()  # the hand was away too long: abort, build a new baseline
+        obs = shot_reading(obs)
         if obs is None or obs.held:
             return []  # no fresh landmarks (a held observation repeats the last ones)
         self._last_seen = t

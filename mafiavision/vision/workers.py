@@ -1,4 +1,10 @@
-"""Two landmarker processes: the main process and one worker share each frame's seats.
+"""Trackers sharing a frame's seats between cores: a pool of threads, or two processes.
+
+:class:`ThreadedSeatTracker`: the due seats of a frame are examined by a pool of threads — each
+landmarker call runs in MediaPipe's C++ code without the GIL and uses one core, and every seat
+keeps its own landmarker, so the landmarks are the same as one thread's.
+
+:class:`ParallelSeatTracker`: two landmarker processes, the main process and one worker.
 
 One landmarker call uses one core, so on a 2-core machine a second process can halve a frame
 with many seats. Each seat has a home (main or worker) so its VIDEO-mode landmarker keeps its
@@ -11,6 +17,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -91,3 +98,26 @@ class ParallelSeatTracker(SeatTracker):
         if proc is not None:
             self._conn.close()
             self._proc = None
+
+
+class ThreadedSeatTracker(SeatTracker):
+    """A :class:`SeatTracker` whose due seats are examined by a pool of ``threads`` threads.
+
+    Each seat's VIDEO-mode landmarker still sees every one of its crops in order (a frame's
+    seats are all done before the next frame), so its landmarks do not depend on the threads.
+    """
+
+    def __init__(self, table: Any, *, threads: int, **kwargs: Any) -> None:
+        super().__init__(table, **kwargs)
+        self._pool = ThreadPoolExecutor(threads, "landmarker") if threads > 1 else None
+
+    def _detect(self, frame: Frame, seats: list[int]) -> dict[int, list[Detection]]:
+        if self._pool is None or len(seats) < 2:
+            return super()._detect(frame, seats)
+        jobs = {number: self._pool.submit(self._detect_seat, frame, number) for number in seats}
+        return {number: job.result() for number, job in jobs.items()}
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+        super().close()

@@ -61,8 +61,8 @@ def test_threads_give_the_landmarks_of_one_thread(night_frames: tuple[list, Tabl
                                                    hands_per_seat: int, threads: int) -> None:
     import os
 
-    from mafiavision.analysis.scan import ThreadedSeatTracker
     from mafiavision.vision.hands import SeatTracker
+    from mafiavision.vision.workers import ThreadedSeatTracker
 
     frames, table = night_frames
     stderr = os.fstat(2)

@@ -1,0 +1,150 @@
+"""Two landmark networks on the same hands: pairing their readings, and what the shot detector
+reads of a pair (synthetic landmarks for the geometry; real MediaPipe on a rendered clip)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mafiavision.vision.hands import HandObservation
+from mafiavision.vision.landmark_sequences import Observation, build, scenario
+from mafiavision.vision.pairing import networks, pair
+from mafiavision.vision.shots import ShotDetector, shot_reading
+from tests.vision.gesture_data import mediapipe_world
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Paired:
+    """A landmark-sequence observation as the paired tracker gives it (``second``: the second
+    network's reading)."""
+
+    first: Observation
+    second: Observation | None
+    networks: int = 2
+
+    def __getattr__(self, name: str):  # seat, world, landmarks, held, track: the first's
+        return getattr(self.first, name)
+
+
+def hand(x: float, y: float, size: float = 0.1, *, held: bool = False, seat: int = 1,
+         track: int = 1) -> HandObservation:
+    """A hand whose image landmarks span ``size`` (frame units) with the wrist at (x, y)."""
+    landmarks = np.zeros((21, 3))
+    landmarks[:, 0] = x + np.linspace(0, size, 21)
+    landmarks[:, 1] = y - np.linspace(0, size / 2, 21)
+    world = np.random.default_rng(track).normal(0, 0.03, (21, 3))
+    return HandObservation(seat, 1.0, landmarks, world, 0.9, track, (0, 0, 1, 1), held)
+
+
+@pytest.mark.parametrize(
+    ("second", "want"),
+    [
+        ([hand(0.52, 0.5)], 0),  # the same hand, 0.2 of its size away
+        ([hand(0.56, 0.5)], None),  # 0.6 of its size away: another hand
+        ([hand(0.50, 0.5, held=True)], None),  # repeated, not read in this frame
+        ([hand(0.90, 0.5), hand(0.51, 0.52)], 1),  # the nearer of two
+        ([hand(0.53, 0.5), hand(0.51, 0.5, held=True)], 0),  # the nearer fresh one
+        ([], None),
+    ],
+)
+def test_pair_takes_the_nearest_fresh_reading_of_the_same_hand(
+    second: list[HandObservation], want: int | None
+) -> None:
+    first = hand(0.5, 0.5)
+    (paired,) = pair([first], second)
+    assert paired.networks == 2
+    assert paired.second is (None if want is None else second[want])
+    assert paired.world is first.world and paired.track == first.track
+
+
+@pytest.mark.parametrize(
+    ("model", "want"), [("lite", ("lite", None)), ("full", ("full", None)),
+                        ("lite+full", ("lite", "full"))]
+)
+def test_networks(model: str, want: tuple) -> None:
+    assert networks(model) == want  # type: ignore[arg-type]
+
+
+def test_shot_reading_is_the_mean_of_both_fresh_readings() -> None:
+    first, other = hand(0.5, 0.5, track=3), hand(0.52, 0.5, track=4)
+    assert shot_reading(first) is first  # one network: its own reading
+    assert shot_reading(None) is None
+    assert shot_reading(dataclasses.replace(first, networks=2)) is None  # second did not see it
+    stale = dataclasses.replace(first, networks=2, second=dataclasses.replace(other, held=True))
+    assert shot_reading(stale) is None
+    mean = shot_reading(dataclasses.replace(first, networks=2, second=other))
+    assert mean is not None and mean.track == 3 and not mean.held
+    np.testing.assert_allclose(mean.world, (first.world + other.world) / 2)
+    np.testing.assert_allclose(mean.landmarks, (first.landmarks + other.landmarks) / 2)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("kind", ["face", "double"])
+def test_a_pair_reading_alike_shoots_alike_and_one_network_alone_never_shoots(
+    handdata: Path, kind: str, seed: int
+) -> None:
+    """Squeezes of real MediaPipe landmarks: two networks reading the same landmarks give the
+    one network's shots; a hand only the first network read gives none."""
+    gun, fist = mediapipe_world(handdata, "victory"), mediapipe_world(handdata, "fist")
+    frames = build(scenario(kind, gun, fist, np.random.default_rng(seed))[0], gun, fist,
+                   np.random.default_rng(seed))
+
+    def shots(change) -> list[tuple[float, float]]:
+        detector = ShotDetector(4)
+        events = []
+        for t, obs in frames:
+            events += detector.update(None if obs is None else change(obs), t)
+        return [(e.t, round(e.depth, 6)) for e in events]
+
+    alone = shots(lambda o: o)
+    assert alone  # the scenarios squeeze
+    assert shots(lambda o: _Paired(o, o)) == alone
+    assert shots(lambda o: _Paired(o, None)) == []
+
+
+def test_the_second_network_reads_only_seats_with_a_hand_and_the_pair_finds_the_shots() -> None:
+    """Real MediaPipe, both networks, on a rendered hunt: every fresh hand is paired, the full
+    network examines only the seats where lite saw a hand, and the paired shot detectors find
+    the hunt's three shots and nothing else (measured: 3 of 3, no other event)."""
+    from mafiavision.vision.pairing import make_tracker
+    from mafiavision.vision.shots import continuing_hand
+    from mafiavision.vision.sources import open_source
+    from mafiavision.vision.table import Table
+
+    clip = ROOT / "sample_videos" / "kharkiv_hit_ru.mp4"
+    if not clip.exists():
+        pytest.skip(f"{clip} not found")
+    truth = json.loads(clip.with_suffix(".truth.json").read_text())
+    table = Table.load(clip.with_suffix(".table.json"))
+    detectors = {s: ShotDetector(s) for s in table.seat_numbers()}
+    events = []
+    fresh = with_second = 0
+    with make_tracker(table, "lite+full") as tracker:
+        for frame in open_source(clip):
+            hands = tracker.update(frame)
+            seen = {s for s, found in hands.items() if any(not h.held for h in found)}
+            assert tracker.second.stats.get("examined", 0) <= len(seen)
+            for seat, detector in detectors.items():
+                found = hands.get(seat, [])
+                for h in found:
+                    assert h.networks == 2
+                    fresh += not h.held
+                    with_second += not h.held and h.second is not None
+                events += detector.update(continuing_hand(found, detector.track), frame.t)
+    assert with_second >= 0.9 * fresh > 0
+    true = [(g["seat"], g["peak"]) for g in truth["gestures"] if g["kind"] == "shot"]
+    assert len(true) == 3
+    for seat, peak in true:
+        assert any(e.seat == seat and abs(e.t - peak) <= 0.3 for e in events), (seat, events)
+    assert len(events) == len(true), events
+
+
+def test_an_observation_of_one_network_is_read_as_it_is() -> None:
+    obs = Observation(1, 0.0, np.zeros((21, 3)))  # no ``networks``: landmark sequences
+    assert shot_reading(obs) is obs
