@@ -148,6 +148,7 @@ def _cpu() -> float:
 def main() -> int:
     from mafiavision.analysis.pipeline import Options, analyze
     from mafiavision.analysis.scan import ScanConfig
+    from mafiavision.vision.pairing import TRACKER_MODELS
     from mafiavision.vision.table import Table
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -157,6 +158,8 @@ def main() -> int:
     parser.add_argument("--rules", default="kharkiv")
     parser.add_argument("--threads", type=int, default=ScanConfig().threads,
                         help="threads examining a frame's seats (default: the CPU count)")
+    parser.add_argument("--model", choices=TRACKER_MODELS, default=ScanConfig().model,
+                        help="landmark network(s) (default: %(default)s)")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--keep", type=Path, help="keep the built game in this folder")
     where.add_argument("--game", type=Path, help="analyse the game kept in this folder by "
@@ -188,7 +191,7 @@ def main() -> int:
             table.save(table_path)
             plan.write_text(json.dumps({"duration": duration, "day": day,
                                         "starts": [(str(c), t) for c, t in starts]}))
-        options = Options(progress=False, scan=ScanConfig(threads=args.threads))
+        options = Options(progress=False, scan=ScanConfig(threads=args.threads, model=args.model))
         t0, cpu0 = time.perf_counter(), _cpu()
         result = analyze(game, table_path, args.rules, folder / "out", options)
         wall, cpu = time.perf_counter() - t0, _cpu() - cpu0
@@ -199,7 +202,8 @@ def main() -> int:
           + (f"(built in {built:.1f} s)" if args.game is None else f"(kept in {folder})"))
     print(f"machine: {describe_machine()}")
     sampling = events.sampling
-    print(f"analysis ({args.threads} threads): {wall:.1f} s wall for {duration:.1f} s of video = "
+    print(f"analysis ({args.threads} threads, model {args.model}): {wall:.1f} s wall for "
+          f"{duration:.1f} s of video = "
           f"{duration / wall:.2f}x real time ({cpu:.1f} s CPU, user + system = "
           f"{duration / cpu:.2f}x per CPU-second); frames decoded {sampling['frames_decoded']:.0f}"
           f", tracked {events.sampling['frames_tracked']:.0f}, decode width "

@@ -17,7 +17,7 @@ and every card of the sample clips against the ground truth.
 
 Prints the figures with the machine and the clips they ran on. Usage::
 
-    python scripts/bench_live.py [--clips sample_videos] [--only NAME] [--model lite]
+    python scripts/bench_live.py [--clips sample_videos] [--only NAME] [--model lite+full]
         [--fps-only | --night-only]
 """
 
@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from mafiavision.machine import describe_machine  # noqa: E402
+from mafiavision.vision.pairing import TRACKER_MODELS  # noqa: E402
 
 
 def clips_with(folder: Path, only: str | None, kind: str | None = None) -> list[Path]:
@@ -158,7 +159,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clips", type=Path, default=ROOT / "sample_videos")
     parser.add_argument("--only", default=None, help="only clips whose name contains this")
-    parser.add_argument("--model", choices=("lite", "full"), default="lite")
+    parser.add_argument("--model", choices=TRACKER_MODELS, default="lite+full")
     parser.add_argument("--workers", type=int, choices=(1, 2), default=1)
     parser.add_argument("--fps-only", action="store_true", help="skip the real-time runs")
     parser.add_argument("--night-only", action="store_true", help="skip the unpaced fps runs")

@@ -2,9 +2,11 @@
 
 For each ``sample_videos/<name>.mp4``: PyAV decode → :class:`SeatTracker` (MediaPipe VIDEO mode
 per seat crop, ``--model``, two hands per seat as the CLI does) → per-seat :class:`ShotDetector`
-and :class:`NumberReader`. The tracker's observations are recorded once per clip under
-``cache/sample_landmarks/`` (``--fresh`` re-records), so detector changes are re-measured in
-seconds.
+and :class:`NumberReader`. The tracker's observations are recorded once per clip and network
+under ``cache/sample_landmarks/`` (``--fresh`` re-records), so detector changes are re-measured
+in seconds. ``--model lite+full`` records the product's
+:class:`~mafiavision.vision.pairing.PairedTracker` (lite's hands with the full network's reading
+of each).
 
 Shots: a true shot (truth gesture ``kind == "shot"``) is found when an event of its seat lies
 within ±0.3 s of its deepest point; every other event is a false shot. "Non-shooting hand
@@ -14,7 +16,7 @@ seat overlapping them.
 
 Usage::
 
-    python scripts/eval_sample_gestures.py [names...] [--model lite|full|agree|either] [--fresh]
+    python scripts/eval_sample_gestures.py [names...] [--model lite|full|lite+full] [--fresh]
         [--samples DIR] [--cache DIR] [--set NAME=VALUE ...]
 """
 
@@ -36,6 +38,7 @@ from eval_shots import add_config_option, shot_config  # noqa: E402
 
 from mafiavision.vision.gestures import classify_hand  # noqa: E402
 from mafiavision.vision.numbers import NumberEvent, NumberReader  # noqa: E402
+from mafiavision.vision.pairing import TRACKER_MODELS  # noqa: E402
 from mafiavision.vision.shots import (  # noqa: E402
     ShotConfig,
     ShotDetector,
@@ -48,15 +51,6 @@ CACHE = ROOT / "cache" / "sample_landmarks"
 
 
 @dataclass(frozen=True)
-class _Hand:
-    """One recorded observation row, as :func:`continuing_hand` sees it."""
-
-    row: int
-    track: int
-    score: float
-
-
-@dataclass(frozen=True)
 class _Seen:
     """A recorded hand fed to the shot detector (the fields of ``HandObservation`` it reads)."""
 
@@ -65,22 +59,28 @@ class _Seen:
     world: np.ndarray
     landmarks: np.ndarray
     track: int
+    score: float
     held: bool = False
+    networks: int = 1
+    second: _Seen | None = None
 
 
 def record(clip: Path, model: str, out: Path) -> None:
-    """Run the seat tracker over the clip; save every observation (seat, t, world, landmarks,
-    score, held) and the frame times."""
-    from mafiavision.vision.hands import SeatTracker
+    """Run the seat tracker (``lite+full``: the paired tracker) over the clip; save every
+    observation (seat, t, world, landmarks, score, held, track; paired: whether the second
+    network read the hand fresh, and its world and image landmarks) and the frame times."""
+    from mafiavision.vision.pairing import make_tracker
     from mafiavision.vision.sources import open_source
     from mafiavision.vision.table import Table
 
     table = Table.load(clip.with_suffix(".table.json"))
     fields = ("seat", "t", "world", "landmarks", "score", "held", "track")
     rows: dict[str, list] = {k: [] for k in fields}
+    if model == "lite+full":
+        rows.update(second=[], second_world=[], second_landmarks=[])
     times = []
     start = time.perf_counter()
-    with SeatTracker(table, model=model, hands_per_seat=2) as tracker:  # type: ignore[arg-type]
+    with make_tracker(table, model, hands_per_seat=2) as tracker:  # type: ignore[arg-type]
         for frame in open_source(clip):
             times.append(frame.t)
             for seat, hands in tracker.update(frame).items():
@@ -92,6 +92,11 @@ def record(clip: Path, model: str, out: Path) -> None:
                     rows["score"].append(h.score)
                     rows["held"].append(h.held)
                     rows["track"].append(h.track)
+                    if "second" in rows:
+                        other = h.second or h  # (h's own arrays stand in where there is none)
+                        rows["second"].append(h.second is not None)
+                        rows["second_world"].append(other.world)
+                        rows["second_landmarks"].append(other.landmarks)
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, times=np.array(times), **{k: np.array(v) for k, v in rows.items()})
     print(
@@ -100,50 +105,48 @@ def record(clip: Path, model: str, out: Path) -> None:
     )
 
 
+def _seen(data: dict[str, np.ndarray], rows: list[int], seat: int, t: float) -> list[_Seen]:
+    """The recorded hands of ``rows`` (paired recordings: with the second network's reading)."""
+    paired = "second" in data
+    return [
+        _Seen(seat, t, data["world"][i].astype(np.float64),
+              data["landmarks"][i].astype(np.float64), int(data["track"][i]),
+              float(data["score"][i]), bool(data["held"][i]), 2 if paired else 1,
+              _Seen(seat, t, data["second_world"][i].astype(np.float64),
+                    data["second_landmarks"][i].astype(np.float64), int(data["track"][i]),
+                    float(data["score"][i]))
+              if paired and data["second"][i] else None)
+        for i in rows
+    ]
+
+
+def _by_time(data: dict[str, np.ndarray]) -> dict[float, list[int]]:
+    by_time: dict[float, list[int]] = {}
+    for i, t in enumerate(data["t"]):
+        by_time.setdefault(float(t), []).append(i)
+    return by_time
+
+
 def replay(data: dict[str, np.ndarray], seats: list[int], config: ShotConfig) -> tuple[dict, dict]:
     """Feed the recorded observations to fresh detectors; events per seat."""
     shots = {s: ShotDetector(s, config) for s in seats}
     readers = {s: NumberReader(s) for s in seats}
     shot_events: dict[int, list[ShotEvent]] = {s: [] for s in seats}
     number_events: dict[int, list] = {s: [] for s in seats}
-    by_time: dict[float, list[int]] = {}
-    for i, t in enumerate(data["t"]):
-        by_time.setdefault(float(t), []).append(i)
+    by_time = _by_time(data)
     for t in data["times"]:
         rows = by_time.get(float(t), [])
         for seat in seats:
             mine = [i for i in rows if data["seat"][i] == seat]
+            hands = _seen(data, mine, seat, float(t))
             # the hand continuing the detector's track, as the CLI and the night pipeline feed it
-            hands = [_Hand(i, int(data["track"][i]), float(data["score"][i])) for i in mine]
             pick = continuing_hand(hands, shots[seat].track)
-            best = None if pick is None else pick.row
-            obs = (
-                None
-                if best is None or data["held"][best]
-                else _Seen(seat, float(t), data["world"][best].astype(np.float64),
-                           data["landmarks"][best].astype(np.float64), pick.track)
-            )
-            shot_events[seat] += shots[seat].update(obs, float(t))
-            poses = [classify_hand(data["world"][i], data["landmarks"][i]) for i in mine]
+            shot_events[seat] += shots[seat].update(pick, float(t))
+            poses = [classify_hand(h.world, h.landmarks) for h in hands]
             number_events[seat] += readers[seat].update(poses, float(t))
     for seat in seats:
         number_events[seat] += readers[seat].flush()
     return shot_events, number_events
-
-
-def combine(runs: dict[str, tuple[dict, dict]], how: str) -> tuple[dict, dict]:
-    """The two tracker models' shots together: ``agree`` keeps lite's events that full also
-    saw within ±0.3 s, ``either`` adds full's events that lite did not see; numbers: lite's."""
-    lite, full = runs["lite"][0], runs["full"][0]
-
-    def near(e: ShotEvent, others: list[ShotEvent]) -> bool:
-        return any(abs(e.t - o.t) <= 0.3 for o in others)
-
-    if how == "agree":
-        shots = {s: [e for e in lite[s] if near(e, full[s])] for s in lite}
-    else:
-        shots = {s: lite[s] + [e for e in full[s] if not near(e, lite[s])] for s in lite}
-    return shots, runs["lite"][1]
 
 
 def evaluate(
@@ -157,14 +160,11 @@ def evaluate(
         clip = samples / f"{name}.mp4"
         truth = json.loads(clip.with_suffix(".truth.json").read_text())
         seats = list(range(1, truth["seats"] + 1))
-        runs = {}
-        for variant in (model,) if model in ("lite", "full") else ("lite", "full"):
-            cache = cache_dir / f"{name}.{variant}.npz"
-            if fresh or not cache.exists():
-                record(clip, variant, cache)
-            with np.load(cache) as f:
-                runs[variant] = replay({k: f[k] for k in f.files}, seats, config)
-        shot_events, number_events = runs.get(model) or combine(runs, model)
+        cache = cache_dir / f"{name}.{model}.npz"
+        if fresh or not cache.exists():
+            record(clip, model, cache)
+        with np.load(cache) as f:
+            shot_events, number_events = replay({k: f[k] for k in f.files}, seats, config)
         true_shots = [g for g in truth["gestures"] if g["kind"] == "shot"]
         found = 0
         used: set[tuple[int, float]] = set()
@@ -227,9 +227,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*")
     parser.add_argument(
-        "--model", choices=("lite", "full", "agree", "either"), default="lite",
-        help="tracker model; agree / either: both models' shots, kept where both saw the shot / "
-        "where either did (numbers: lite's)",
+        "--model", choices=TRACKER_MODELS, default="lite",
+        help="tracker network(s); lite+full: lite tracks, shots read the mean of both networks "
+        "(numbers: lite's)",
     )
     parser.add_argument("--fresh", action="store_true")
     parser.add_argument("--samples", type=Path, default=SAMPLES, help="folder of the clips")

@@ -35,24 +35,29 @@ def open_game(record: Path, resume: bool, rules: str) -> Any:
 
 def build_pipeline(table_path: Path, source: str | int | Path, *, realtime: bool, model: str,
                    reopen: bool, workers: int = 1) -> Pipeline:
-    """``workers`` 2: the hunt's landmarkers are shared with a second process (faster on an
-    otherwise idle 2-core machine; ``scripts/bench_live.py --workers 2`` measures it)."""
+    """``model``: the landmark network(s) (``lite+full``: shots read from both,
+    :mod:`mafiavision.vision.pairing`); a frame's seats are examined by two threads;
+    ``workers`` 2: the hunt's landmarkers are shared with a second process instead
+    (``scripts/bench_live.py --workers 2`` measures it)."""
     from mafiavision.vision.gestures import classify_hand
-    from mafiavision.vision.hands import SeatTracker
     from mafiavision.vision.numbers import NumberReader
+    from mafiavision.vision.pairing import make_tracker
     from mafiavision.vision.shots import ShotConfig, ShotDetector
     from mafiavision.vision.sources import open_source
     from mafiavision.vision.table import Table
-    from mafiavision.vision.workers import ParallelSeatTracker
+    from mafiavision.vision.workers import ParallelSeatTracker, ThreadedSeatTracker
 
     table = Table.load(table_path)
     shot_config = ShotConfig()
+    hunt = (
+        make_tracker(table, model, ParallelSeatTracker, sweep_every=SWEEP_EVERY)
+        if workers == 2
+        else make_tracker(table, model, ThreadedSeatTracker, threads=2, sweep_every=SWEEP_EVERY)
+    )
     pipeline = Pipeline(
         lambda: open_source(source, realtime=realtime, report=pipeline.report),
         table,
-        ((ParallelSeatTracker if workers == 2 else SeatTracker)(table, model=model,
-                                                                 sweep_every=SWEEP_EVERY),
-         SeatTracker(table, model=model, hands_per_seat=2)),
+        (hunt, make_tracker(table, model, ThreadedSeatTracker, threads=2, hands_per_seat=2)),
         lambda seat: ShotDetector(seat, shot_config),
         NumberReader,
         lambda obs: classify_hand(obs.world, obs.landmarks),

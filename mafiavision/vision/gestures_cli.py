@@ -13,7 +13,9 @@ where that vote is weak, the lite network's readings of more views join it
 
 Video: the seat tracker (:mod:`mafiavision.vision.hands`) follows each seat of the table; every
 frame's hands go through the per-seat :class:`ShotDetector` and :class:`NumberReader`; one JSON
-object: ``{"video", "seats": [{"seat", "shots", "numbers", "raised_hand"}]}``.
+object: ``{"video", "seats": [{"seat", "shots", "numbers", "raised_hand"}]}``. By default two
+networks read the hands (``--model lite+full``, :mod:`mafiavision.vision.pairing`): lite tracks
+and reads the numbers, shots are read from both.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from mafiavision.errors import InputError
+from mafiavision.vision.pairing import TRACKER_MODELS
 
 VIDEO_SUFFIXES = {".mp4", ".mkv", ".avi", ".mov", ".webm", ".m4v"}
 
@@ -39,7 +42,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("inputs", nargs="+", metavar="IMAGE|VIDEO", type=Path)
     parser.add_argument("--json", action="store_true", help="print JSON (one object per input)")
     parser.add_argument("--table", type=Path, help="table.json of the video's seats (video mode)")
-    parser.add_argument("--model", choices=("full", "lite"), default="full")
+    parser.add_argument(
+        "--model", choices=TRACKER_MODELS,
+        help="landmark network(s): photos full (default; lite's views join where full's vote is "
+        "weak) or lite; videos lite+full (default: lite tracks, shots need both), lite or full",
+    )
     parser.add_argument(
         "--max-hands",
         type=int,
@@ -65,8 +72,9 @@ def run_images(args: argparse.Namespace) -> int:
     from mafiavision.vision.photo_hands import SECOND_MODEL, PhotoHandDetector, load_rgb
 
     images = [(path, load_rgb(path)) for path in args.inputs]  # fail early on a bad file
-    second = SECOND_MODEL if args.model == "full" else None  # chosen with the full model only
-    with PhotoHandDetector(args.model, max_hands=args.max_hands, second=second) as detector:
+    model = "lite" if args.model == "lite" else "full"  # lite+full: full, lite's views joining
+    second = SECOND_MODEL if model == "full" else None  # chosen with the full model only
+    with PhotoHandDetector(model, max_hands=args.max_hands, second=second) as detector:
         for path, rgb in images:
             hands = sorted(detector.detect(rgb), key=lambda h: h.bbox[0])
             records = [
@@ -86,8 +94,8 @@ def run_images(args: argparse.Namespace) -> int:
 
 def run_video(args: argparse.Namespace) -> int:
     from mafiavision.vision.gestures import DEFAULT_CONVENTION, ClubConvention, classify_hand
-    from mafiavision.vision.hands import SeatTracker
     from mafiavision.vision.numbers import NumberEvent, NumberReader
+    from mafiavision.vision.pairing import make_tracker
     from mafiavision.vision.shots import ShotDetector, continuing_hand
     from mafiavision.vision.sources import open_source
     from mafiavision.vision.table import Table
@@ -119,7 +127,7 @@ def run_video(args: argparse.Namespace) -> int:
                     {"start": e.start, "end": e.end, "confidence": e.confidence}
                 )
 
-    tracker = SeatTracker(table, model=args.model, hands_per_seat=args.max_hands)
+    tracker = make_tracker(table, args.model or "lite+full", hands_per_seat=args.max_hands)
     try:
         tracker.set_active(seats)
         for frame in open_source(video):
