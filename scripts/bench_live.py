@@ -17,7 +17,7 @@ and every card of the sample clips against the ground truth.
 
 Prints the figures with the machine and the clips they ran on. Usage::
 
-    python scripts/bench_live.py [--clips sample_videos] [--only NAME] [--model lite+full]
+    python scripts/bench_live.py [--clips sample_videos] [--only NAME] [--model lite|full|lite+full]
         [--fps-only | --night-only]
 """
 
@@ -159,7 +159,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clips", type=Path, default=ROOT / "sample_videos")
     parser.add_argument("--only", default=None, help="only clips whose name contains this")
-    parser.add_argument("--model", choices=TRACKER_MODELS, default="lite+full")
+    parser.add_argument("--model", choices=TRACKER_MODELS, default="lite")
     parser.add_argument("--workers", type=int, choices=(1, 2), default=1)
     parser.add_argument("--fps-only", action="store_true", help="skip the real-time runs")
     parser.add_argument("--night-only", action="store_true", help="skip the unpaced fps runs")

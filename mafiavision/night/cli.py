@@ -35,9 +35,9 @@ def register(subparsers: Any) -> None:
                    help="address to listen on (default 127.0.0.1; another address requires the "
                    "pairing code printed here)")
     p.add_argument("--port", type=int, default=8765)
-    p.add_argument("--model", choices=TRACKER_MODELS, default="lite+full",
-                   help="hand landmark network(s); lite+full (default): lite tracks, shots are "
-                   "read from both networks")
+    p.add_argument("--model", choices=TRACKER_MODELS, default="lite",
+                   help="hand landmark network(s): lite (default), full, or lite+full (shots "
+                   "read from both; too slow for real time on 2 vCPU: docs/live.md)")
     p.add_argument("--workers", type=int, choices=(1, 2), default=1,
                    help="landmarker processes during a hunt (2 helps on an idle 2-core machine)")
     p.add_argument("--microphone", default=None, metavar="DEVICE",
