@@ -10,9 +10,12 @@ saw fresh counts as a frame without the hand (:func:`mafiavision.vision.shots.sh
 
 Why: the two networks misread a still raised gun at different moments, so a misread that bends
 one network's curls for a moment is halved in the mean and rarely passes the evidence rules,
-while a real squeeze moves both. On the recorded landmarks of validation sets 3 and 4 (never
-tuned on; ``scripts/eval_sample_gestures.py --model lite+full``) the pair found 106 of 114 shots
-with 2 false shots in 31.4 min of hand motion, against lite's 99 with 12 and full's 102 with 11.
+while a real squeeze moves both. Measured with ``scripts/eval_sample_gestures.py --model
+lite+full`` (docs/accuracy.md, "Two networks"): on validation sets 3–4 the pair found 108 of 114
+shots with 2 false shots in 31.4 min of hand motion (lite 99 with 12, full 102 with 11; the
+mean of landmarks was chosen there), on the unseen set 5 66 of 72 with 10 false in 22.2 min
+(lite 65 with 13, full 66 with 11) — 9 of them on one hand both networks read as garbage, where
+their mistakes are not independent.
 """
 
 from __future__ import annotations
