@@ -55,8 +55,9 @@ class ScanConfig:
     day_fps: float = 2.0
     night_fps: float = 30.0
     linger: float = 1.5
-    #: The landmark network(s): lite+full reads shots from both (:mod:`vision.pairing`).
-    model: TrackerModel = "lite+full"
+    #: The landmark network(s): lite+full reads shots from both (:mod:`vision.pairing`); it
+    #: turned a bundled double squeeze into a decided hit (docs/analysis.md), so not the default.
+    model: TrackerModel = "lite"
     #: Threads examining the seats of a frame (1: the calling thread alone).
     threads: int = field(default_factory=lambda: os.cpu_count() or 1)
 
