@@ -27,6 +27,7 @@ import numpy as np
 
 from mafiavision.vision.hands import WRIST, HandObservation, SeatTracker
 from mafiavision.vision.models import HandVariant
+from mafiavision.vision.shots import box_side
 from mafiavision.vision.sources import Frame
 
 TrackerModel = Literal["lite", "full", "lite+full"]
@@ -59,7 +60,7 @@ def pair(first: list[R], second: list[Reading]) -> list[R]:
     fresh = [s for s in second if not s.held]
     out = []
     for hand in first:
-        size = float(np.ptp(hand.landmarks[:, :2], axis=0).max())
+        size = box_side(hand.landmarks)
         near = [
             (float(np.linalg.norm(s.landmarks[WRIST, :2] - hand.landmarks[WRIST, :2])), i)
             for i, s in enumerate(fresh)
@@ -91,10 +92,8 @@ class PairedTracker:
         seen = [seat for seat, found in hands.items() if any(not h.held for h in found)]
         self.second.set_active(seen)
         others = self.second.update(frame)
-        return {
-            seat: pair(found, others.get(seat, []) if seat in seen else [])
-            for seat, found in hands.items()
-        }
+        # the seats it did not examine come back held, and pair() takes only fresh hands
+        return {seat: pair(found, others.get(seat, [])) for seat, found in hands.items()}
 
     def reset(self) -> None:
         self.first.reset()

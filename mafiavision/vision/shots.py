@@ -224,7 +224,7 @@ class _Frame:
     @classmethod
     def of(cls, obs: HasWorld, curls: np.ndarray) -> _Frame:
         p = finger_probabilities(obs.world, obs.landmarks)
-        box = None if obs.landmarks is None else _box(obs.landmarks)
+        box = None if obs.landmarks is None else box_side(obs.landmarks)
         return cls(curls, float(p[1:3].mean()), box)
 
 
@@ -285,7 +285,7 @@ class ShotDetector:
         images = [q[3] for q in self._quiet]
         if any(lm is None for lm in images):
             return None
-        return float(np.median([_box(lm) for lm in images]))
+        return float(np.median([box_side(lm) for lm in images]))
 
     def _showed_gun(self) -> bool:
         """Whether the hand showed the gun before the squeeze (median p over up to 8 baseline
@@ -426,7 +426,7 @@ def _correlation(curls: np.ndarray) -> float:
     return float(np.corrcoef(curls[:, 0], curls[:, 1])[0, 1])
 
 
-def _box(landmarks: np.ndarray) -> float:
+def box_side(landmarks: np.ndarray) -> float:
     """The longest side of the box around a hand's image landmarks (normalised to the frame)."""
     return float(np.ptp(landmarks[:, :2], axis=0).max())
 
