@@ -21,6 +21,10 @@ a :class:`ShotEvent` only if
 
 * it lasted between ``min_duration`` and ``max_duration`` (tremor and one-frame jitter are
   shorter; a held pose is longer);
+* its peak reached ``on``: the fold only starts a squeeze early. (Session 7: of the squeezes
+  that started while a noisy hand was seen folding and stayed under its threshold, none was a
+  true shot on the sample clips and validation sets 1–5, and 17 were false shots of lite, full
+  or the pair — landmarks a network reads as garbage shrink the hand without a squeeze.);
 * both fingers moved: each finger's largest rise during the squeeze (the two fingers need not
   peak in the same frame: real landmarks of a rendered squeeze peaked up to ~0.1 s apart), the
   smaller of the two is ≥ ``balance`` × the larger and ≥ ``min_each``, and ≥ ``each_k`` × that
@@ -29,14 +33,19 @@ a :class:`ShotEvent` only if
   x-y box of its world landmarks) fell to ≤ ``fold`` of its baseline during the squeeze — the
   extended index and middle coming down. It is read from where the landmarks lie, not from
   their joint angles, which garbled landmarks give poorly (a lite reading of a rendered
-  squeeze: the index's curl rose 11° while the hand shrank to 0.65 of its extent);
+  squeeze: the index's curl rose 11° while the hand shrank to 0.65 of its extent). The balance is
+  waived for a first squeeze (not within ``baseline_window`` of the seat's last shot) whose hand
+  shrank to ``shrink`` of its extent: one finger coming down leaves the other's length, so the
+  extent barely drops — a shrink that deep is both fingers, the landmarks placing one badly;
 * a squeeze starting within ``baseline_window`` of the seat's last shot's release folded the
   hand: a landmarker settling after a squeeze bends the curls for a moment without the fingers
   coming down (the rules read a second squeeze as a miss, so it needs that evidence); and the
   hand opened back out (its extent above ``fold`` of that shot's baseline) between the two — a
   curl signal that dips and rises again while the hand is still folded is the release
   rebounding, not a second squeeze (seen on unseen validation clips: 0.05–0.07 s after a
-  release, the hand at 0.62–0.88 of its extent);
+  release, the hand at 0.62–0.88 of its extent) — unless the finger models read index and
+  middle folded in the second squeeze (``folded_p``): a rebound's fingers read extended, a far
+  hand's quick double (0.45 s apart) may not open out to ``fold`` between its squeezes;
 * it shows index and middle coming down — read folded by the finger models, the hand shrinking
   (world extent or image box), a rise far over the threshold, or the two curls rising and
   falling together (``ShotConfig.folded_p`` and the values after it): a still raised gun's
@@ -388,13 +397,20 @@ class ShotDetector:
         # frame times are fractions (k / fps): 3 frames at 25 fps is 0.11999999999999922 s
         if not cfg.min_duration - _CLOCK_EPS <= duration <= cfg.max_duration + _CLOCK_EPS:
             return None
-        if small < cfg.min_each or small < cfg.balance * large:
+        if squeeze.peak < squeeze.on:
+            return None  # started while the hand was seen folding, never as deep as its noise
+        second = squeeze.after is not None and squeeze.start - squeeze.after < cfg.baseline_window
+        shrank = _shrank(squeeze)
+        # one finger twitching leaves the other one's length: only both coming down (or the
+        # landmarks misplacing one of them) shrinks the hand this far
+        balanced = small >= cfg.balance * large or (not second and shrank <= cfg.shrink)
+        if small < cfg.min_each or not balanced:
             return None
         folded = squeeze.least <= cfg.fold * squeeze.extent
-        second = squeeze.after is not None and squeeze.start - squeeze.after < cfg.baseline_window
         if (small < squeeze.each or second) and not folded:
             return None
-        if second and not squeeze.reopened:
+        fingers_folded = len(squeeze.low) == 2 and squeeze.low[1] <= cfg.folded_p
+        if second and not squeeze.reopened and not fingers_folded:
             return None  # the last shot's release rebounding: the hand never opened back out
         depth = squeeze.peak
         if not self._came_down(squeeze, small, large):
@@ -405,18 +421,24 @@ class ShotDetector:
     def _came_down(self, squeeze: _Squeeze, small: float, large: float) -> bool:
         """Whether the squeeze shows index and middle coming down (``ShotConfig.folded_p``)."""
         cfg = self.config
-        shrank = squeeze.least / squeeze.extent
-        if squeeze.box:
-            shrank = min(shrank, squeeze.box_least / squeeze.box)
         if len(squeeze.low) == 2 and squeeze.low[1] <= cfg.folded_p:
             return True
-        if shrank <= cfg.shrink or squeeze.peak >= cfg.strong * squeeze.on:
+        if _shrank(squeeze) <= cfg.shrink or squeeze.peak >= cfg.strong * squeeze.on:
             return True
         return (
             small >= cfg.coherent_balance * large
             and squeeze.peak >= cfg.coherent_depth * squeeze.on
             and _correlation(np.array(squeeze.curls)) >= cfg.coherent_corr
         )
+
+
+def _shrank(squeeze: _Squeeze) -> float:
+    """The least share of its baseline extent the hand kept during the squeeze: the world
+    extent or, with image landmarks, the box of those if that shrank more."""
+    shrank = squeeze.least / squeeze.extent
+    if squeeze.box:
+        shrank = min(shrank, squeeze.box_least / squeeze.box)
+    return shrank
 
 
 def _correlation(curls: np.ndarray) -> float:
