@@ -32,9 +32,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    "'don: 5', 'mafia: [3, 7]', 'sheriff: 9'): the game record is written from "
                    "it and what the recording shows")
     p.add_argument("--model", choices=TRACKER_MODELS,
-                   help="hand landmark network(s): lite (default), full, or lite+full (shots "
-                   "read from both: fewer false shots on unseen clips, about 1.4x slower; "
-                   "docs/analysis.md)")
+                   help="hand landmark network(s): lite+full (default: shots read from both, "
+                   "fewer false shots on unseen clips), lite (about 1.4x faster) or full; "
+                   "docs/analysis.md")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
