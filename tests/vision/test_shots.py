@@ -517,8 +517,8 @@ APART = [np.array([0.0, 5.0]), np.array([12.0, 0.0]), np.array([3.0, 14.0]),
         ([0.9, 0.9], 0.1, 0.2, 0.15, 30.0, 12.0, APART, False),  # 0.75 of it: not enough
         ([0.9, 0.9], 0.1, None, float("inf"), 50.0, 12.0, APART, True),  # 2.5 × the threshold
         ([0.9, 0.9], 0.1, None, float("inf"), 49.0, 12.0, APART, False),
-        ([0.9, 0.9], 0.1, None, float("inf"), 30.0, 12.0, RISING, True),  # coherent, 1.5 ×
-        ([0.9, 0.9], 0.1, None, float("inf"), 29.0, 12.0, RISING, False),  # under 1.5 ×
+        ([0.9, 0.9], 0.1, None, float("inf"), 26.0, 12.0, RISING, True),  # coherent, 1.3 ×
+        ([0.9, 0.9], 0.1, None, float("inf"), 25.0, 12.0, RISING, False),  # under 1.3 ×
         ([0.9, 0.9], 0.1, None, float("inf"), 30.0, 11.0, RISING, False),  # balance < 0.8
     ],
 )
