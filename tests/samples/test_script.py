@@ -72,7 +72,8 @@ def test_missing_and_malformed_files(tmp_path: Path) -> None:
     + sorted((ROOT / "validation_clips" / "scripts_v3").glob("*.yaml"))
     + sorted((ROOT / "validation_clips" / "scripts_v4").glob("*.yaml"))
     + sorted((ROOT / "validation_clips" / "scripts_v5").glob("*.yaml"))
-    + sorted((ROOT / "validation_clips" / "scripts_v6").glob("*.yaml")),
+    + sorted((ROOT / "validation_clips" / "scripts_v6").glob("*.yaml"))
+    + sorted((ROOT / "validation_clips" / "scripts_v7").glob("*.yaml")),
     ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.stem}",
 )
 def test_committed_scripts_load_and_resolve(path: Path) -> None:
