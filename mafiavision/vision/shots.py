@@ -417,17 +417,18 @@ class ShotDetector:
         if second and not squeeze.reopened and not _fingers_folded(squeeze, cfg):
             return None  # the last shot's release rebounding: the hand never opened back out
         depth = squeeze.peak
-        if not self._came_down(squeeze, small, large):
+        if not self._came_down(squeeze, small, large, shrank):
             return None
         confidence = depth / (depth + squeeze.on) * min(1.0, small / large / 0.5)
         return ShotEvent(self.seat, squeeze.peak_t, duration, depth, float(confidence))
 
-    def _came_down(self, squeeze: _Squeeze, small: float, large: float) -> bool:
-        """Whether the squeeze shows index and middle coming down (``ShotConfig.folded_p``)."""
+    def _came_down(self, squeeze: _Squeeze, small: float, large: float, shrank: float) -> bool:
+        """Whether the squeeze shows index and middle coming down (``ShotConfig.folded_p``);
+        ``shrank`` is :func:`_shrank` of it."""
         cfg = self.config
         if _fingers_folded(squeeze, cfg):
             return True
-        if _shrank(squeeze) <= cfg.shrink or squeeze.peak >= cfg.strong * squeeze.on:
+        if shrank <= cfg.shrink or squeeze.peak >= cfg.strong * squeeze.on:
             return True
         return (
             small >= cfg.coherent_balance * large
