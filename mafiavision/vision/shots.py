@@ -6,9 +6,16 @@ last ``smooth`` seconds against tracking jitter. Joint angles do not change when
 lowered, turned or moved, so those motions do not reach the signal.
 
 Baseline: per finger, the median of the smoothed curl over the last ``baseline_window`` seconds
-of quiet frames (frames inside a squeeze are not added); the noise is the robust spread (1.4826 ×
-MAD) of the index+middle sum over the same frames. A slow drift is followed by the baseline; a
-hand that changes pose for good is re-baselined after ``max_duration``.
+of quiet frames (frames inside a squeeze are not added). The noise of the smoothed index+middle
+sum is the larger of two robust estimates: its spread (1.4826 × MAD) over those quiet frames, and
+the spread implied by the raw sum's frame-to-frame steps over the last ``baseline_window`` seconds
+of every fresh frame, squeezes included (median |step| / (0.6745 · √2) per frame, divided by the
+√n frames the smoothing averages — white noise). The first alone is biased low on a noisy hand:
+its largest excursions start squeezes, and squeeze frames never reach the quiet history, so each
+rejected squeeze left the threshold where the next noise spike crosses it again (session 8: the
+false shots of the seen validation sets came in bursts on dim, noisy hands, whose raw steps were
+a median 18° against 2° before true shots). A slow drift is followed by the baseline; a hand that
+changes pose for good is re-baselined after ``max_duration``.
 
 A squeeze starts when the hand showed the gun over the baseline (the finger models of
 :mod:`fingers`, median over the window: index and middle extended, and not ring and pinky both
@@ -195,6 +202,9 @@ class ShotConfig:
     coherent_depth: float = 1.3
 
 
+#: The frame-to-frame noise estimate needs this many steps (fewer: the quiet frames' spread alone).
+_MIN_STEPS = 5
+
 #: Durations are compared with this slack (seconds) against the float rounding of frame times.
 _CLOCK_EPS = 1e-6
 
@@ -253,6 +263,8 @@ class ShotDetector:
     def reset(self) -> None:
         """Forget the baseline and any squeeze in progress (e.g. a new night phase)."""
         self._raw: deque[tuple[float, np.ndarray]] = deque()
+        #: time, |step| of the raw index+middle curl sum, over every fresh frame (squeezes too)
+        self._steps: deque[tuple[float, float]] = deque()
         # the baseline's quiet frames: time, smoothed curls, world and image landmarks, extent
         self._quiet: deque[tuple[float, np.ndarray, np.ndarray, np.ndarray | None, float]] = (
             deque()
@@ -272,6 +284,7 @@ class ShotDetector:
 
     def _restart(self) -> None:
         self._raw.clear()
+        self._steps.clear()
         self._quiet.clear()
         self._squeeze = None
         self._pending = None
@@ -288,6 +301,8 @@ class ShotDetector:
         pair = history[:, 0] + history[:, 1]
         noise = 1.4826 * float(np.median(np.abs(pair - np.median(pair))))
         each = max(cfg.min_each, cfg.each_k * float(spread[:2].max()))
+        if len(self._steps) >= _MIN_STEPS:
+            noise = max(noise, step_noise([d for _, d in self._steps], len(self._raw)))
         return baseline, max(cfg.min_depth, cfg.noise_k * noise), each
 
     def _quiet_extent(self) -> float:
@@ -337,6 +352,10 @@ class ShotDetector:
         if self._pending is not None and t - self._released >= cfg.max_gap:
             done, self._pending = [self._pending], None  # the hand stayed: a shot
         raw = curl(obs.world)[1:3]  # index, middle
+        if self._raw:
+            self._steps.append((t, abs(float(raw.sum() - self._raw[-1][1].sum()))))
+            while self._steps[0][0] < t - cfg.baseline_window:
+                self._steps.popleft()
         self._raw.append((t, raw))
         while self._raw[0][0] <= t - cfg.smooth:
             self._raw.popleft()
@@ -449,6 +468,13 @@ def _shrank(squeeze: _Squeeze) -> float:
     if squeeze.box:
         shrank = min(shrank, squeeze.box_least / squeeze.box)
     return shrank
+
+
+def step_noise(steps: Sequence[float], frames: int) -> float:
+    """The noise (standard deviation) of a mean over ``frames`` frames, from the sizes of a
+    signal's frame-to-frame steps, for independent per-frame noise: the median |step| is
+    0.6745 · √2 σ."""
+    return float(np.median(steps)) / (0.6745 * np.sqrt(2)) / np.sqrt(frames)
 
 
 def _correlation(curls: np.ndarray) -> float:

@@ -32,6 +32,7 @@ from mafiavision.vision.shots import (
     ShotEvent,
     _Squeeze,
     continuing_hand,
+    step_noise,
 )
 from tests.vision.gesture_data import mediapipe_world, real_photo_hands
 
@@ -543,6 +544,7 @@ CUTS = {
     1: "v2_romanian_double_back_en seat 6, 7.5–12.5 s: one shot, then the still raised gun",
     2: "v2_romanian_double_back_en seat 8, 7.5–10.5 s: a back-of-hand double squeeze",
     3: "v2_romanian_double_back_en seat 3, 7.5–13.0 s: one shot, then the still raised gun",
+    4: "v5_triad_checks_moves_ru seat 10, 2.0–12.0 s (set 5): one shot, a noisy raised gun",
 }
 
 
@@ -587,3 +589,23 @@ def test_a_still_raised_gun_on_recorded_landmarks_does_not_shoot(
         found = [p for p in peaks if any(abs(e.t - p) <= 0.3 for e in events)]
         assert len(found) == len(peaks), (CUTS[cut], events)
         assert len(events) - len(peaks) == extra, (CUTS[cut], config.folded_p, events)
+
+
+def test_a_noisy_hand_on_recorded_landmarks_is_measured_by_all_its_frames() -> None:
+    """Regression on real recorded lite landmarks (cut 4: a raised gun whose index+middle curl
+    jumps a median 52° a frame over 8.8–10.3 s). Its noise used to be measured on quiet frames
+    only, and every rejected squeeze kept its own frames out of that measure: the detector gave
+    2 more false shots (10.3 and 10.83 s) than now. The true shot is found; one false shot
+    remains (3.5 s, 115° deep, after a quiet second: median step 3.6°)."""
+    events, peaks = replay_cut(4, ShotConfig())
+    assert [p for p in peaks if any(abs(e.t - p) <= 0.3 for e in events)] == list(peaks)
+    assert len(events) - len(peaks) == 1, events
+
+
+@pytest.mark.parametrize("sigma", [2.0, 10.0, 40.0])
+@pytest.mark.parametrize("frames", [1, 3, 4])
+def test_step_noise_recovers_the_noise_of_a_mean(sigma: float, frames: int) -> None:
+    """Independent Gaussian per-frame noise: the estimate from its steps is σ / √frames."""
+    values = np.random.default_rng(int(sigma) * 10 + frames).normal(0.0, sigma, 2000)
+    estimate = step_noise(np.abs(np.diff(values)), frames)
+    assert estimate == pytest.approx(sigma / np.sqrt(frames), rel=0.1)
