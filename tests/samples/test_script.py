@@ -67,13 +67,7 @@ def test_missing_and_malformed_files(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "path",
     sorted((ROOT / "sample_videos" / "scripts").glob("*.yaml"))
-    + sorted((ROOT / "validation_clips" / "scripts").glob("*.yaml"))
-    + sorted((ROOT / "validation_clips" / "scripts_v2").glob("*.yaml"))
-    + sorted((ROOT / "validation_clips" / "scripts_v3").glob("*.yaml"))
-    + sorted((ROOT / "validation_clips" / "scripts_v4").glob("*.yaml"))
-    + sorted((ROOT / "validation_clips" / "scripts_v5").glob("*.yaml"))
-    + sorted((ROOT / "validation_clips" / "scripts_v6").glob("*.yaml"))
-    + sorted((ROOT / "validation_clips" / "scripts_v7").glob("*.yaml")),
+    + sorted((ROOT / "validation_clips").glob("scripts*/*.yaml")),
     ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.stem}",
 )
 def test_committed_scripts_load_and_resolve(path: Path) -> None:
