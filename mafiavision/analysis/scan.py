@@ -6,7 +6,12 @@ image gate examines a seat only when its crop changed (motion and skin) or every
 seat is re-examined every 0.2 s: all ten ran on every day frame while they were left active).
 Once a hand is seen the pass tracks every frame (up to ``night_fps``) with ungated
 trackers that make the seats with a hand their active seats, the others being swept at the
-tracker's low rate; ``linger`` seconds after the last hand it is day again.
+tracker's low rate; ``linger`` seconds after the last hand it is day again. Night falls from the
+frames the day skipped since its last look (:meth:`VideoFileSource.skipped`; the day frame that
+saw the hand is tracked again as a night frame): a bandit may shoot on the first number a second
+after raising the gun, and the shot detector needs ~0.4 s of the raised hand as its baseline
+(session 8: on validation sets 7 and 8, 8 of the 10 shots the analysis missed while the
+replay of every frame's recorded landmarks found them came 1.3–1.7 s after the raise).
 
 Why two kinds of tracker: the image gate skips a hand that was still rising when examined and then
 held still (seats 2 and 6 of ``kharkiv_miss_other_en`` were found 1.5–2 s late with it, at the
@@ -95,6 +100,14 @@ class _Due:
         self.t, self.step = base + step, step
 
 
+def _guns(hands: dict[int, list]) -> int:
+    """How many seats' most confident hand holds the finger gun."""
+    from mafiavision.vision.gestures import classify_hand
+
+    best = [max(seen, key=lambda h: h.score) for seen in hands.values() if seen]
+    return sum(classify_hand(h.world, h.landmarks).pose == "gun" for h in best)
+
+
 def decode_width(table, info: MediaInfo) -> int:
     """The narrowest frame width at which every seat's hand is still ``MODEL_HAND_PX`` wide."""
     smallest = min(table.hand_width_px(s, info.width, info.height) for s in table.seat_numbers())
@@ -106,7 +119,7 @@ def decode_width(table, info: MediaInfo) -> int:
 def scan(info: MediaInfo, table, config: ScanConfig,
          progress: Callable[[float], None] | None = None) -> ScanResult:
     """Track the whole recording; ``progress(t)`` is called with each processed frame's time."""
-    from mafiavision.vision.sources import TruncatedInputError, VideoFileSource
+    from mafiavision.vision.sources import Frame, TruncatedInputError, VideoFileSource
 
     width = decode_width(table, info)
     seats = table.seat_numbers()
@@ -128,21 +141,38 @@ def scan(info: MediaInfo, table, config: ScanConfig,
                 2: tracker(hands_per_seat=2, gate=False)}
     mode: str | int = "day"
     source = VideoFileSource(info.path, max_width=width, prefetch=PREFETCH)
+
+    def track(frame: Frame, hands: dict[int, list], switch: bool = True) -> None:
+        nonlocal mode
+        frame_times.append(frame.t)
+        for seat in stages.update(frame.t, hands, timeline):
+            last_gun[seat] = frame.t
+        for seat in hands:
+            last_seen[seat] = frame.t
+        if not switch:
+            return
+        recent = {s for s, t in last_seen.items() if frame.t - t <= config.linger}
+        guns = sum(frame.t - t <= config.linger for t in last_gun.values())
+        wanted = "day" if not recent else 1 if guns >= 2 else 2
+        if wanted != mode:
+            mode = wanted
+            trackers[mode].reset()
+        trackers[mode].set_active(recent)
+
     try:
         for frame in source.frames(due):
             hands = trackers[mode].update(frame)
-            frame_times.append(frame.t)
-            for seat in stages.update(frame.t, hands, timeline):
-                last_gun[seat] = frame.t
-            for seat in hands:
-                last_seen[seat] = frame.t
-            recent = {s for s, t in last_seen.items() if frame.t - t <= config.linger}
-            guns = sum(frame.t - t <= config.linger for t in last_gun.values())
-            wanted = "day" if not recent else 1 if guns >= 2 else 2
-            if wanted != mode:
-                mode = wanted
+            if mode == "day" and hands:
+                # night falls: track the frames the day skipped since its last look, then this
+                # one again, as night frames (a shot can come a second after the hand rose)
+                mode = 1 if _guns(hands) >= 2 else 2
                 trackers[mode].reset()
-            trackers[mode].set_active(recent)
+                trackers[mode].set_active(set(hands))
+                for earlier in source.skipped():
+                    track(earlier, trackers[mode].update(earlier), switch=False)
+                track(frame, trackers[mode].update(frame))
+            else:
+                track(frame, hands)
             due.advance(frame.t, 1.0 / (config.day_fps if mode == "day" else config.night_fps))
             if progress is not None:
                 progress(frame.t)

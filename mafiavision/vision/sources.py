@@ -20,6 +20,7 @@ import queue
 import re
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +44,10 @@ class Frame:
     t: float
     index: int
     image: np.ndarray
+
+
+#: How many skipped frames :meth:`VideoFileSource.skipped` can give back (a second of 60 fps).
+SKIPPED_KEPT = 60
 
 
 class UnsupportedInputError(InputError):
@@ -188,6 +193,9 @@ class VideoFileSource(FrameSource):
         rate = self._stream.average_rate or self._stream.guessed_rate
         self.fps: float | None = float(rate) if rate else None
         self.decoded, self.last_t = 0, 0.0
+        #: The frames ``frames`` skipped just before the one it gave last (time, index, PyAV
+        #: frame), at most :data:`SKIPPED_KEPT`; :meth:`skipped` converts them.
+        self._before: list[tuple[float, int, Any]] = []
 
     def _decoded(self) -> Iterator[Any]:
         """PyAV frames. On a read or decode error ``self.error`` is set and the frames still in
@@ -219,7 +227,6 @@ class VideoFileSource(FrameSource):
         index = 0
         last_t = 0.0
         time_base = self._stream.time_base
-        size: tuple[int, int] | None = None
         self.error: str | None = None
         self.decoded, self.last_t = 0, 0.0
         decoded: Iterator[Any] = self._decoded()
@@ -229,6 +236,7 @@ class VideoFileSource(FrameSource):
         if self.prefetch > 0:
             self._prefetch = _Prefetch(decoded, self.prefetch)
             decoded = iter(self._prefetch)
+        skipped: deque[tuple[float, int, Any]] = deque(maxlen=SKIPPED_KEPT)
         for vf in decoded:
             if vf.pts is None:
                 t = last_t + 1 / (self.fps or 30) if index else 0.0
@@ -238,13 +246,11 @@ class VideoFileSource(FrameSource):
             index += 1
             self.decoded, self.last_t = index, t
             if wanted is not None and not wanted(t):
+                skipped.append((t, index - 1, vf))
                 continue
-            if size is None:
-                size = _scaled_size(vf.width, vf.height, self.max_width)
-            image = vf.to_ndarray(format="rgb24", width=size[0], height=size[1])
-            if vf.rotation:
-                image = np.ascontiguousarray(np.rot90(image, k=round(vf.rotation / 90) % 4))
-            yield Frame(t=t, index=index - 1, image=image)
+            self._before = list(skipped)
+            skipped.clear()
+            yield self._frame(vf, t, index - 1)
         if self.error is not None:
             raise TruncatedInputError(
                 f"{self.path}: decoding stopped at {self._where(last_t, index)}: "
@@ -258,6 +264,20 @@ class VideoFileSource(FrameSource):
                 f"{self.path}: decoding stopped at {self._where(last_t, index)} of "
                 f"{self._end:.2f} s (the file is truncated)"
             )
+
+    def _frame(self, vf: Any, t: float, index: int) -> Frame:
+        width, height = _scaled_size(vf.width, vf.height, self.max_width)
+        image = vf.to_ndarray(format="rgb24", width=width, height=height)
+        if vf.rotation:
+            image = np.ascontiguousarray(np.rot90(image, k=round(vf.rotation / 90) % 4))
+        return Frame(t=t, index=index, image=image)
+
+    def skipped(self) -> list[Frame]:
+        """The frames ``frames(wanted)`` decoded but skipped just before the frame it gave last
+        (the last :data:`SKIPPED_KEPT` of them), converted now, in order; once only. An offline
+        pass that learns from a frame that it should have looked closer takes them back."""
+        before, self._before = self._before, []
+        return [self._frame(vf, t, index) for t, index, vf in before]
 
     @staticmethod
     def _where(last_t: float, count: int) -> str:

@@ -56,3 +56,21 @@ def still_day(src: Path, dst: Path, seconds: float, fps: int = 30) -> Path:
         for packet in stream.encode():
             out.mux(packet)
     return dst
+
+
+def head(src: Path, dst: Path, seconds: float) -> Path:
+    """The first ``seconds`` of ``src``'s video, re-encoded (H.264 at its rate), no audio."""
+    with av.open(str(src)) as inp, av.open(str(dst), "w") as out:
+        video = inp.streams.video[0]
+        stream = out.add_stream("libx264", rate=video.average_rate)
+        stream.width, stream.height, stream.pix_fmt = video.width, video.height, "yuv420p"
+        stream.options = {"preset": "ultrafast"}
+        for frame in inp.decode(video=0):
+            if frame.time is not None and frame.time >= seconds:
+                break
+            image = av.VideoFrame.from_ndarray(frame.to_ndarray(format="rgb24"), format="rgb24")
+            for packet in stream.encode(image):
+                out.mux(packet)
+        for packet in stream.encode():
+            out.mux(packet)
+    return dst

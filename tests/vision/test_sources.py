@@ -107,6 +107,26 @@ def test_frames_not_wanted_are_decoded_but_not_given(tmp_path: Path, every: int,
     assert (source.decoded, source.last_t) == (30, pytest.approx(times[-1], abs=0.002))
 
 
+@pytest.mark.parametrize(("every", "prefetch"), [(3, 0), (7, 4), (1, 0)])
+def test_the_frames_skipped_before_the_last_given_can_be_taken_back(
+    tmp_path: Path, every: int, prefetch: int
+) -> None:
+    """``skipped()`` gives the frames decoded but not wanted just before the frame given last,
+    converted as a wanted frame would be, in order, once."""
+    times = [i / 30 for i in range(30)]
+    path = _write(tmp_path / "clip.mp4", times)
+    with VideoFileSource(path) as source:
+        all_frames = list(source)
+    with VideoFileSource(path, prefetch=prefetch) as source:
+        for frame in source.frames(lambda t: round(t * 30) % every == 0):
+            back = source.skipped()
+            want = all_frames[max(0, frame.index - every + 1):frame.index]
+            assert [f.index for f in back] == [f.index for f in want]
+            assert all(np.array_equal(a.image, b.image) and a.t == b.t
+                       for a, b in zip(back, want, strict=True))
+            assert source.skipped() == []
+
+
 @pytest.mark.parametrize("ext", ["mp4", "mkv"])
 def test_a_video_starting_after_its_audio_keeps_its_offset(tmp_path: Path, ext: str) -> None:
     """The picture at 0.5 s in a player is at 0.5 s here too, on the clock the audio track is
