@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from mafiavision.machine import describe_machine  # noqa: E402
 from mafiavision.vision.gestures import classify_hand  # noqa: E402
-from mafiavision.vision.models import hand_landmarker_path  # noqa: E402
+from mafiavision.vision.photo_hands import PhotoHandDetector, load_rgb  # noqa: E402
 
 EPSRC = ROOT.parent / "shared" / "handdata" / "epsrc_finger_counting_human"
 
@@ -60,30 +60,18 @@ def main() -> None:
     args = parser.parse_args()
     if not EPSRC.is_dir():
         parser.error(f"{EPSRC}: the EPSRC photos are not there (../shared/handdata)")
-    import cv2
-    import mediapipe as mp
-    from mediapipe.tasks.python import BaseOptions, vision
-
-    options = vision.HandLandmarkerOptions(
-        base_options=BaseOptions(model_asset_path=str(hand_landmarker_path(args.model))),
-        running_mode=vision.RunningMode.IMAGE, num_hands=1,
-    )
-    landmarker = vision.HandLandmarker.create_from_options(options)
+    detector = PhotoHandDetector(args.model, max_hands=1)
     with (EPSRC / "labels.csv").open() as fh:
         rows = [r for r in csv.DictReader(fh) if r["label_dir"] != "no_hand_background"]
     rng = np.random.default_rng(0)
     tally = {"as it is": [0, 0], "brightened": [0, 0]}
     for row in rows:
-        bgr = cv2.imread(str(EPSRC / row["label_dir"] / row["file"]))
-        image = darken(cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB), args.dim, args.noise, rng)
+        image = darken(load_rgb(EPSRC / row["label_dir"] / row["file"]), args.dim, args.noise, rng)
         for name, pixels in (("as it is", image), ("brightened", brighten(image, args.target))):
-            found = landmarker.detect(
-                mp.Image(image_format=mp.ImageFormat.SRGB, data=np.ascontiguousarray(pixels))
-            )
-            if not found.hand_world_landmarks:
+            found = detector.read(pixels)
+            if not found:
                 continue
-            world = np.array([[p.x, p.y, p.z] for p in found.hand_world_landmarks[0]])
-            image_lm = np.array([[p.x, p.y, p.z] for p in found.hand_landmarks[0]])
+            image_lm, world, _, _ = found[0]
             tally[name][0] += 1
             tally[name][1] += int(classify_hand(world, image_lm).count == int(row["label_dir"]))
     n = len(rows)

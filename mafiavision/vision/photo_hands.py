@@ -217,9 +217,11 @@ class PhotoHandDetector:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _run(
+    def read(
         self, rgb: np.ndarray, landmarker: Any = None
     ) -> list[tuple[np.ndarray, np.ndarray, float, str]]:
+        """One HandLandmarker pass over ``rgb`` as it is (no upscaling, tiling or views): per
+        hand its image and world landmarks, score and handedness."""
         import mediapipe as mp
 
         image = mp.Image(image_format=mp.ImageFormat.SRGB, data=np.ascontiguousarray(rgb))
@@ -254,7 +256,7 @@ class PhotoHandDetector:
         (ox, oy), (sw, sh) = offset, size
         width, height = shape
         new: list[PhotoHand] = []
-        for lm, w, s, h in self._run(view):
+        for lm, w, s, h in self.read(view):
             full = lm.copy()
             full[:, 0] = (lm[:, 0] * vw - ox) / sw
             full[:, 1] = (lm[:, 1] * vh - oy) / sh
@@ -368,7 +370,7 @@ class PhotoHandDetector:
             )
             back = cv2.invertAffineTransform(m)
             best: tuple[float, tuple[np.ndarray, np.ndarray] | None] = (0.3, None)
-            for lm, world, _, _ in self._run(crop, landmarker):
+            for lm, world, _, _ in self.read(crop, landmarker):
                 pts = lm[:, :2] * VIEW_SIDE @ back[:, :2].T + back[:, 2]
                 photo = np.column_stack([pts[:, 0] / width, pts[:, 1] / height, lm[:, 2]])
                 overlap = _iou(landmark_bbox(photo, width, height), hand.bbox)
