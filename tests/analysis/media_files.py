@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from fractions import Fraction
+from itertools import chain, takewhile
 from pathlib import Path
 
 import av
+import numpy as np
 
 
 def remux(src: Path, dst: Path, audio: bool = True) -> Path:
@@ -36,21 +40,15 @@ def corrupt(dst: Path) -> Path:
     return dst
 
 
-def still_day(src: Path, dst: Path, seconds: float, fps: int = 30) -> Path:
-    """A "day" of ``seconds``: the first frame of ``src`` (no hand raised) with sensor noise
-    (±3 grey levels), H.264 at ``fps``, no audio."""
-    import numpy as np
-
-    with av.open(str(src)) as inp:
-        first = next(inp.decode(video=0)).to_ndarray(format="rgb24")
-    rng = np.random.default_rng(0)
+def _h264(dst: Path, images: Iterator[np.ndarray], rate: Fraction | int) -> Path:
+    """RGB ``images`` (all of one size, at least one) written to ``dst`` as H.264 at ``rate``,
+    no audio."""
+    first = next(images)
     with av.open(str(dst), "w") as out:
-        stream = out.add_stream("libx264", rate=fps)
+        stream = out.add_stream("libx264", rate=rate)
         stream.width, stream.height, stream.pix_fmt = first.shape[1], first.shape[0], "yuv420p"
         stream.options = {"preset": "ultrafast"}
-        for _ in range(round(seconds * fps)):
-            noise = rng.integers(-3, 4, first.shape, dtype=np.int16)
-            image = np.clip(first.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+        for image in chain([first], images):
             for packet in stream.encode(av.VideoFrame.from_ndarray(image, format="rgb24")):
                 out.mux(packet)
         for packet in stream.encode():
@@ -58,19 +56,24 @@ def still_day(src: Path, dst: Path, seconds: float, fps: int = 30) -> Path:
     return dst
 
 
+def still_day(src: Path, dst: Path, seconds: float, fps: int = 30) -> Path:
+    """A "day" of ``seconds``: the first frame of ``src`` (no hand raised) with sensor noise
+    (±3 grey levels), H.264 at ``fps``, no audio."""
+    with av.open(str(src)) as inp:
+        first = next(inp.decode(video=0)).to_ndarray(format="rgb24")
+    rng = np.random.default_rng(0)
+
+    def noisy() -> Iterator[np.ndarray]:
+        for _ in range(round(seconds * fps)):
+            noise = rng.integers(-3, 4, first.shape, dtype=np.int16)
+            yield np.clip(first.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+
+    return _h264(dst, noisy(), fps)
+
+
 def head(src: Path, dst: Path, seconds: float) -> Path:
     """The first ``seconds`` of ``src``'s video, re-encoded (H.264 at its rate), no audio."""
-    with av.open(str(src)) as inp, av.open(str(dst), "w") as out:
-        video = inp.streams.video[0]
-        stream = out.add_stream("libx264", rate=video.average_rate)
-        stream.width, stream.height, stream.pix_fmt = video.width, video.height, "yuv420p"
-        stream.options = {"preset": "ultrafast"}
-        for frame in inp.decode(video=0):
-            if frame.time is not None and frame.time >= seconds:
-                break
-            image = av.VideoFrame.from_ndarray(frame.to_ndarray(format="rgb24"), format="rgb24")
-            for packet in stream.encode(image):
-                out.mux(packet)
-        for packet in stream.encode():
-            out.mux(packet)
-    return dst
+    with av.open(str(src)) as inp:
+        frames = takewhile(lambda f: f.time is None or f.time < seconds, inp.decode(video=0))
+        return _h264(dst, (f.to_ndarray(format="rgb24") for f in frames),
+                     inp.streams.video[0].average_rate)
