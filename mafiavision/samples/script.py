@@ -94,6 +94,7 @@ class OrdersPhase(Strict):
     values: list[int] = Field(min_length=1, max_length=4)
     repeat: int = Field(2, ge=1, le=3)
     hold: float = Field(1.4, ge=0.6, le=4.0)
+    pause: float = Field(1.5, ge=0.0, le=5.0)  # extra seconds between two passes
 
 
 class WakePhase(Strict):

@@ -236,7 +236,7 @@ def build(script: NightScript, look: Appearance, rng: np.random.Generator) -> Ti
                 for v in p.values:
                     t = show_number(p.by, v, t, p.hold, "order") + 0.3
                 if r + 1 < p.repeat:
-                    t += 1.5
+                    t += p.pause
             orders.append(OrdersResult(by=p.by, values=list(p.values), repeats=p.repeat))
             t_end = t
         elif isinstance(p, WakePhase):

@@ -60,3 +60,15 @@ def test_check_answers_by_role(show: int, answer: bool) -> None:
     assert check.hands == (1 if show <= 5 else 2) == len([h for h in tl.hands if h.seat == 5])
     shown = sorted(h.count_at(h.up) for h in tl.hands if h.seat == 5)
     assert sum(shown) == show
+
+
+@pytest.mark.parametrize("pause", [0.0, 1.5, 4.0])
+def test_orders_pause_between_passes(pause: float) -> None:
+    """The Don's second pass starts ``pause`` seconds later than the gap between two numbers."""
+    tl = _build([{"kind": "orders", "at": 0.5, "by": 5, "values": [3, 8, 1], "repeat": 2,
+                  "hold": 1.2, "pause": pause}])
+    shown = sorted((g for g in tl.gestures if g.kind == "order"), key=lambda g: g.start)
+    assert [g.value for g in shown] == [3, 8, 1, 3, 8, 1]
+    gaps = [b.start - a.end for a, b in itertools.pairwise(shown)]
+    assert gaps[2] - gaps[1] == pytest.approx(pause, abs=1e-6)
+    assert gaps[1] == pytest.approx(gaps[0], abs=1e-6)
