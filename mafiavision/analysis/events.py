@@ -157,8 +157,9 @@ class OrdersRecord(_Model):
     origin: Origin
     seat: int = Field(ge=1, description="the seat showing the orders")
     orders: list[int] | None = Field(
-        description="the orders read (both passes agree), or null when they cannot be read")
-    passes: list[list[int]] = Field(description="the numbers of the first and second pass")
+        description="the orders proposed (what the passes agree on; doubts say where they "
+        "differ), or null when none can be read")
+    passes: list[list[int]] = Field(description="the numbers of each pass, as read")
     confidence: float = Field(ge=0, le=1)
     doubts: list[str] = Field(description="non-empty means the reading needs the moderator")
     evidence_times: list[float] = Field(default_factory=list)

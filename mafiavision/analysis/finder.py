@@ -14,8 +14,9 @@ closer than ``gap`` seconds to each other, form one check; its value is the numb
 The Don's night-zero **orders** (rule sets whose group shows ``orders`` numbers at its meeting)
 are one seat showing numbers one after the other, twice: a show is one value held (readings
 shorter than ``flicker`` dropped, readings of one value less than ``gap`` apart joined); at least
-``orders`` shows of one seat, each less than ``orders_gap`` seconds after the previous one, are
-orders, not checks.
+``orders`` shows of one seat, each less than ``orders_gap`` seconds after the previous one (or
+``orders_pause`` when the Don starts his second pass), are orders, not checks; the passes are
+found and compared by :mod:`mafiavision.vision.orders`.
 
 Hunts and checks can also be given by hand (:func:`parse_spans`); their members or leader are
 then read from the same samples.
@@ -31,6 +32,7 @@ import numpy as np
 from mafiavision.analysis.events import NumberRecord, Origin
 from mafiavision.analysis.timeline import POSE_CODE, SeatSeries
 from mafiavision.errors import InputError
+from mafiavision.vision.orders import read_orders
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,7 @@ class FinderConfig:
     member_share: float = 0.5
     min_words: int = 3
     orders_gap: float = 4.0
+    orders_pause: float = 10.0
     flicker: float = 0.5
 
 
@@ -212,24 +215,34 @@ def _shows(numbers: Sequence[NumberRecord], gap: float, flicker: float
 
 def find_orders(numbers: Sequence[NumberRecord], hunts: Sequence[HuntSpan], orders: int,
                 cfg: FinderConfig = FinderConfig()) -> list[OrdersSpan]:
-    """The Don's orders: ``orders`` or more shows in a row by one seat, each less than
-    ``orders_gap`` after the previous one (none when the rule set has no orders)."""
-    if orders <= 0:
-        return []
+    """The Don's orders: one seat's shows in a row, each less than ``orders_gap`` after the
+    previous one, or less than ``orders_pause`` when it shows again the first value of the run
+    (the second pass after the Don's pause). A run of at least ``orders`` shows is orders; with
+    rule sets that show no orders (``orders`` 0), a run of four or more whose passes repeat at
+    least two numbers (clubs that show them anyway: better one orders card than a string of
+    checks on night zero)."""
     outside = _outside(numbers, hunts)
     spans: list[OrdersSpan] = []
     for seat in sorted({n.seat for n in outside}):
-        sequence: list[NumberRecord] = []
+        run: list[NumberRecord] = []
         for show in [*_shows([n for n in outside if n.seat == seat], cfg.gap, cfg.flicker), None]:
-            if show is not None and (not sequence
-                                     or show.start - sequence[-1].end <= cfg.orders_gap):
-                sequence.append(show)
+            if show is not None and (
+                    not run or show.start - run[-1].end <= cfg.orders_gap
+                    or (show.start - run[-1].end <= cfg.orders_pause
+                        and show.value == run[0].value and len(run) >= max(orders, 2))):
+                run.append(show)
                 continue
-            if len(sequence) >= orders:
-                spans.append(OrdersSpan(sequence[0].start, sequence[-1].end, seat,
-                                        tuple(sequence), "found"))
-            sequence = [show] if show is not None else []
+            if _are_orders(run, orders):
+                spans.append(OrdersSpan(run[0].start, run[-1].end, seat, tuple(run), "found"))
+            run = [show] if show is not None else []
     return sorted(spans, key=lambda o: o.start)
+
+
+def _are_orders(run: Sequence[NumberRecord], orders: int) -> bool:
+    if orders > 0:
+        return len(run) >= orders
+    read = read_orders(run, 0)
+    return len(run) >= 4 and len(read.passes) >= 2 and len(read.proposal) >= 2
 
 
 def find_checks(numbers: Sequence[NumberRecord], hunts: Sequence[HuntSpan],

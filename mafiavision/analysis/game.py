@@ -330,7 +330,7 @@ def _observed(rules: RuleSet, deal: GameDeal, source: Path, hunts: list[HuntReco
         out.append(_Observed(o.start, what, "meet", team.name, None,
                              lambda g, st, action=action: action,
                              _seen(source, o.start, o.end, o.confidence,
-                                   passes=o.passes if o.orders is None else None)))
+                                   passes=o.passes if o.doubts else None)))
     for leader in leaders:
         team = rules.team_of(role(leader.seat))
         what = f"seat {leader.seat} showing himself ({leader.start:.1f} s)"

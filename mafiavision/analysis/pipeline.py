@@ -217,7 +217,7 @@ def _check(index: int, span: CheckSpan, numbers: list[NumberRecord], seats: list
 
 def _orders(index: int, span: OrdersSpan, count: int, seats: list[int]) -> OrdersRecord:
     from mafiavision.night.arbiter import read_orders
-    from mafiavision.vision.numbers import read_orders as compare_passes
+    from mafiavision.vision.orders import read_orders as compare_passes
 
     reading = read_orders(span.seat, compare_passes(list(span.shown), count),
                           [s for s in seats if s != span.seat], count)
@@ -226,7 +226,7 @@ def _orders(index: int, span: OrdersSpan, count: int, seats: list[int]) -> Order
         orders=list(reading.orders) if reading.orders is not None else None,
         passes=[list(p) for p in reading.passes], confidence=min(1.0, reading.confidence),
         doubts=list(reading.doubts),
-        evidence_times=[round((n.start + n.end) / 2, 3) for n in span.shown[:count]],
+        evidence_times=[round((n.start + n.end) / 2, 3) for n in span.shown[:count or None]],
     )
 
 

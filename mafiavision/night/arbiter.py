@@ -63,10 +63,10 @@ class WindowLike(Protocol):
 
 
 class OrdersLike(Protocol):
-    """``mafiavision.vision.numbers.Orders``: the two passes of the Don's orders, compared."""
+    """``mafiavision.vision.orders.Orders``: the passes of the Don's orders and their proposal."""
 
-    first: tuple[int, ...]
-    second: tuple[int, ...]
+    passes: tuple[tuple[int, ...], ...]
+    proposal: tuple[int, ...]
     agree: bool
     confidence: float
 
@@ -470,30 +470,34 @@ def read_orders(
     count: int,
     config: Config | None = None,
 ) -> OrdersReading:
-    """The card of the Don's orders from the two passes the number reader compared
-    (``mafiavision.vision.numbers.read_orders``)."""
+    """The card of the Don's orders from the passes the reader found
+    (``mafiavision.vision.orders.read_orders``): the proposal whenever there is one, with a
+    doubt when the passes differ, were read once, or hold another number of orders than the
+    rules' ``count`` (0: the rules show none)."""
     config = config or Config()
-    first, second = tuple(read.first), tuple(read.second)
     doubts: list[str] = []
-    orders: tuple[int, ...] | None = None
+    orders = tuple(read.proposal) or None
     confidence = read.confidence
-    if read.agree and len(first) == count:
-        orders = first
-    elif len(first) == count and not second:
-        orders = first
-        confidence = min(confidence, 0.5)
-        doubts.append(f"the orders were read once only: {', '.join(map(str, orders))}")
-    else:
-        shown = " / ".join(", ".join(map(str, p)) for p in (first, second) if p) or "nothing"
-        doubts.append(f"the two passes of seat {leader}'s orders do not agree: {shown}")
+    shown = " / ".join(", ".join(map(str, p)) for p in read.passes if p) or "nothing"
+    if orders is None:
+        doubts.append(f"no orders read from seat {leader}")
         confidence = 0.0
+    elif len(read.passes) < 2:
+        confidence = min(confidence, 0.5)
+        doubts.append(f"seat {leader}'s orders were read once only: {shown}")
+    elif not read.agree:
+        confidence = min(confidence, 0.5)
+        doubts.append(f"the passes of seat {leader}'s orders differ: {shown}")
+    if orders is not None and len(orders) != count:
+        doubts.append(f"seat {leader} showed {len(orders)} orders; the rules take "
+                      f"{count or 'none'}")
     bad = [v for v in orders or () if v not in set(valid_targets)]
     if bad:
         doubts.append(f"seat {leader}'s orders name {', '.join(map(str, bad))}, which cannot be "
                       "ordered")
     if orders is not None and confidence < config.sure and not doubts:
         doubts.append(f"seat {leader}'s orders were read with only {confidence:.0%} confidence")
-    return OrdersReading(leader, orders, (first, second), confidence, tuple(doubts))
+    return OrdersReading(leader, orders, tuple(read.passes), confidence, tuple(doubts))
 
 
 @dataclass(frozen=True)

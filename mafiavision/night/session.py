@@ -40,6 +40,7 @@ HAND_SECONDS = 3.0
 #: Seconds a check waits after its first number before the card appears (a second number
 #: shown at once, e.g. 1 then 2 for seat 12, joins it).
 CHECK_SETTLE = 0.5
+ORDERS_SETTLE = 3.0  # seconds without a new number before orders whose passes differ
 #: Seconds between two polls of an open capture.
 POLL_SECONDS = 0.1
 #: Entries of the screen's log.
@@ -198,7 +199,13 @@ class LiveSession:
             # The first number shown (however sure: a weak one becomes the card's question).
             return bool(capture.numbers) and now - capture.numbers[0].end >= CHECK_SETTLE
         if step.kind == "meet":
-            return len(capture.numbers) >= 2 * step.orders
+            # Both passes read alike, or as many numbers as two passes and a pause after them.
+            from mafiavision.vision.orders import read_orders
+
+            shown = capture.numbers
+            return len(shown) >= 2 * step.orders and (
+                read_orders(shown, step.orders).agree
+                or now - shown[-1].end >= ORDERS_SETTLE)
         return False
 
     def _frames_reached(self, t: float | None) -> bool:
@@ -258,7 +265,7 @@ class LiveSession:
                                          self.config, joined=read_number(mine))
             self._card = self._new_card(reading, choices=tuple(valid))
         elif step.kind == "meet":
-            from mafiavision.vision.numbers import read_orders
+            from mafiavision.vision.orders import read_orders
 
             assert step.leader is not None
             valid = [s for s in state.alive() if s != step.leader]
@@ -343,7 +350,8 @@ class LiveSession:
             return self._push(r.Check(seat=reading.leader, target=reading.target, answer=answer),
                               self._evidence(reading.confidence))
         if isinstance(reading, arbiter.OrdersReading):
-            return self._push(r.Meet(team=self._step.team or "", orders=reading.orders or ()),
+            orders = (reading.orders or ())[:self._step.orders]  # a shown extra one is noted
+            return self._push(r.Meet(team=self._step.team or "", orders=orders),
                               self._evidence(reading.confidence))
         return self._push(r.LeaderShown(seat=reading.seat), self._evidence())
 

@@ -9,8 +9,8 @@ and end times. A hand seen (any pose) for ``raise_hold`` seconds gives one
 :class:`RaisedHandEvent` (the Sheriff showing himself on night zero).
 
 Sequences: :func:`read_number` joins two numbers shown one after the other into one above ten,
-per the club convention (a check of seat 12 on a 12-seat table); :func:`read_orders` reads the
-Don's night-zero orders — ``count`` numbers shown twice — and compares the two passes.
+per the club convention (a check of seat 12 on a 12-seat table); the Don's night-zero orders
+are read from the number events by :mod:`mafiavision.vision.orders`.
 """
 
 from __future__ import annotations
@@ -160,26 +160,3 @@ def read_number(
     if len(events) == 2 and events[1].start - events[0].end <= max_pause:
         return convention.combine(events[0].value, events[1].value)
     return None
-
-
-@dataclass(frozen=True)
-class Orders:
-    """The Don's orders read from two passes; ``agree`` when both passes show the same."""
-
-    first: tuple[int, ...]
-    second: tuple[int, ...]
-    agree: bool
-    confidence: float
-
-    @property
-    def value(self) -> tuple[int, ...] | None:
-        return self.first if self.agree else None
-
-
-def read_orders(events: list[NumberEvent], count: int = 3) -> Orders:
-    """Split the numbers (time order) into two passes of ``count`` and compare them."""
-    values = tuple(e.value for e in events)
-    first, second = values[:count], values[count : 2 * count]
-    agree = len(values) == 2 * count and first == second
-    confidence = min((e.confidence for e in events), default=0.0) if agree else 0.0
-    return Orders(first, second, agree, confidence)

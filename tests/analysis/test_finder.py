@@ -117,8 +117,13 @@ def shows(seat, start, values, step=2.5, pause=2.7):
          [(4, (3, 8, 10, 3, 8, 10))], []),
         # shows only 0.3 s apart (closer than the numbers of one check): still six shows
         (shows(4, 2.7, [3, 8, 10], step=1.6), 3, [(4, (3, 8, 10, 3, 8, 10))], []),
-        # a rule set without orders: every show is a check
-        (shows(4, 2.7, [3, 8]), 0, [], [(4, 3), (4, 8), (4, 3), (4, 8)]),
+        # a rule set without orders, a Don who shows them anyway: orders, not four checks
+        (shows(4, 2.7, [3, 8]), 0, [(4, (3, 8, 3, 8))], []),
+        # ... but numbers that do not repeat are checks there
+        ([n(4, 2.7, 4.0, 3), n(4, 5.2, 6.5, 8), n(4, 7.7, 9.0, 5), n(4, 10.2, 11.5, 1)], 0, [],
+         [(4, 3), (4, 8), (4, 5), (4, 1)]),
+        # a long pause (6 s) before the second pass, which starts again with the first order
+        (shows(4, 2.7, [3, 8, 10], pause=6.0), 3, [(4, (3, 8, 10, 3, 8, 10))], []),
         # one leader's check then another's: never orders
         ([n(4, 30, 32, 7), n(9, 33, 35, 3), n(4, 36, 38, 2)], 3, [],
          [(4, 7), (9, 3), (4, 2)]),

@@ -14,7 +14,7 @@ from mafiavision.night.arbiter import (
     read_orders,
     read_raised_hand,
 )
-from mafiavision.vision.numbers import Orders
+from mafiavision.vision.orders import Orders
 from mafiavision.vision.shots import ShotEvent
 from tests.night.helpers import number, shot, window
 
@@ -200,12 +200,17 @@ def test_read_check_takes_the_joined_number_of_a_twelve_seat_table() -> None:
 
 
 ORDERS = [
-    ("shown twice alike", Orders((4, 7, 2), (4, 7, 2), True, 0.95), (4, 7, 2), False),
-    ("shown once asks", Orders((4, 7, 2), (), False, 0.95), (4, 7, 2), True),
-    ("passes disagree", Orders((4, 7, 2), (4, 8, 2), False, 0.0), None, True),
-    ("too few", Orders((4, 7), (), False, 0.0), None, True),
-    ("weak asks", Orders((4, 7, 2), (4, 7, 2), True, 0.5), (4, 7, 2), True),
-    ("own seat asks", Orders((1, 7, 2), (1, 7, 2), True, 0.95), (1, 7, 2), True),
+    ("shown twice alike", Orders(((4, 7, 2), (4, 7, 2)), (4, 7, 2), True, 0.95), (4, 7, 2),
+     False),
+    ("shown once asks", Orders(((4, 7, 2),), (4, 7, 2), False, 0.95), (4, 7, 2), True),
+    ("passes differ: the proposal, asked", Orders(((4, 7, 2), (4, 8, 2)), (4, 7, 2), False, 0.9),
+     (4, 7, 2), True),
+    ("nothing read", Orders((), (), False, 0.0), None, True),
+    ("too few asks", Orders(((4, 7), (4, 7)), (4, 7), True, 0.95), (4, 7), True),
+    ("too many asks", Orders(((4, 7, 2, 9), (4, 7, 2, 9)), (4, 7, 2, 9), True, 0.95),
+     (4, 7, 2, 9), True),
+    ("weak asks", Orders(((4, 7, 2), (4, 7, 2)), (4, 7, 2), True, 0.5), (4, 7, 2), True),
+    ("own seat asks", Orders(((1, 7, 2), (1, 7, 2)), (1, 7, 2), True, 0.95), (1, 7, 2), True),
 ]
 
 
@@ -214,6 +219,13 @@ ORDERS = [
 def test_read_orders(name, read, expected, asks) -> None:
     reading = read_orders(1, read, list(range(2, 11)), count=3)
     assert (reading.orders, reading.needs_moderator) == (expected, asks)
+    assert reading.passes == read.passes
+
+
+def test_orders_where_the_rules_show_none_are_asked() -> None:
+    reading = read_orders(1, Orders(((4, 7), (4, 7)), (4, 7), True, 0.95), [2, 3, 4, 7], count=0)
+    assert reading.orders == (4, 7)
+    assert reading.doubts == ("seat 1 showed 2 orders; the rules take none",)
 
 
 @pytest.mark.parametrize(("seen", "raised", "asks"),

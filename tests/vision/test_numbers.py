@@ -17,8 +17,8 @@ from mafiavision.vision.numbers import (
     NumberReader,
     RaisedHandEvent,
     read_number,
-    read_orders,
 )
+from mafiavision.vision.orders import read_orders
 from tests.vision.gesture_data import mediapipe_world
 
 FPS = 30.0
@@ -113,23 +113,10 @@ def test_two_numbers_far_apart_do_not_join() -> None:
     assert read_number(_events([1, 2], gap=5.0)) is None
 
 
-@pytest.mark.parametrize(
-    ("values", "agree", "value"),
-    [
-        ([4, 7, 1, 4, 7, 1], True, (4, 7, 1)),
-        ([4, 7, 1, 4, 8, 1], False, None),
-        ([4, 7, 1, 4, 7], False, None),  # second pass incomplete
-    ],
-)
-def test_dons_orders_read_twice(values: list[int], agree: bool, value: tuple | None) -> None:
-    orders = read_orders(_events(values))
-    assert orders.agree is agree and orders.value == value
-    assert orders.first == tuple(values[:3])
-
-
 def test_orders_from_the_reader(poses: dict[str, PoseResult]) -> None:
     one, two = [poses["pointing_up"]], [poses["victory"]]
     pause = (0.5, [])
     script = [(1.0, two), pause, (1.0, one), pause, (1.0, two), pause] * 2
     orders = read_orders([e for e in play(NumberReader(9), script) if isinstance(e, NumberEvent)])
-    assert orders.agree and orders.value == (2, 1, 2)
+    assert orders.agree and orders.proposal == (2, 1, 2)
+    assert orders.passes == ((2, 1, 2), (2, 1, 2))
