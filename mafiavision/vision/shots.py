@@ -111,6 +111,8 @@ class _Mean:
     landmarks: np.ndarray | None
     held: bool
     track: int | None
+    #: each network's own index+middle curl (degrees), first network first
+    networks_curl: np.ndarray | None = None
 
 
 def shot_reading(obs: HasWorld | None) -> HasWorld | None:
@@ -128,7 +130,8 @@ def shot_reading(obs: HasWorld | None) -> HasWorld | None:
         None if obs.landmarks is None or other.landmarks is None
         else (obs.landmarks + other.landmarks) / 2
     )
-    return _Mean(obs.seat, (obs.world + other.world) / 2, landmarks, False, obs.track)
+    both = np.array([curl(obs.world)[1:3].sum(), curl(other.world)[1:3].sum()])
+    return _Mean(obs.seat, (obs.world + other.world) / 2, landmarks, False, obs.track, both)
 
 
 @dataclass(frozen=True)
@@ -265,6 +268,8 @@ class ShotDetector:
         self._raw: deque[tuple[float, np.ndarray]] = deque()
         #: time, |step| of the raw index+middle curl sum, over every fresh frame (squeezes too)
         self._steps: deque[tuple[float, float]] = deque()
+        #: time, each network's index+middle curl, over every fresh frame read by two networks
+        self._networks: deque[tuple[float, np.ndarray]] = deque()
         # the baseline's quiet frames: time, smoothed curls, world and image landmarks, extent
         self._quiet: deque[tuple[float, np.ndarray, np.ndarray, np.ndarray | None, float]] = (
             deque()
@@ -285,6 +290,7 @@ class ShotDetector:
     def _restart(self) -> None:
         self._raw.clear()
         self._steps.clear()
+        self._networks.clear()
         self._quiet.clear()
         self._squeeze = None
         self._pending = None
@@ -357,6 +363,11 @@ class ShotDetector:
             while self._steps[0][0] < t - cfg.baseline_window:
                 self._steps.popleft()
         self._raw.append((t, raw))
+        both = getattr(obs, "networks_curl", None)
+        if both is not None:
+            self._networks.append((t, both))
+            while self._networks[0][0] < t - cfg.baseline_window - cfg.max_duration:
+                self._networks.popleft()
         while self._raw[0][0] <= t - cfg.smooth:
             self._raw.popleft()
         value = np.mean([v for _, v in self._raw], axis=0)
@@ -436,7 +447,7 @@ class ShotDetector:
         if second and not squeeze.reopened and not _fingers_folded(squeeze, cfg):
             return None  # the last shot's release rebounding: the hand never opened back out
         depth = squeeze.peak
-        if not self._came_down(squeeze, small, large, shrank):
+        if not self._came_down(squeeze, small, large, shrank) or not self._both_rose(squeeze, end):
             return None
         confidence = depth / (depth + squeeze.on) * min(1.0, small / large / 0.5)
         return ShotEvent(self.seat, squeeze.peak_t, duration, depth, float(confidence))
@@ -454,6 +465,23 @@ class ShotDetector:
             and squeeze.peak >= cfg.coherent_depth * squeeze.on
             and _correlation(np.array(squeeze.curls)) >= cfg.coherent_corr
         )
+
+
+    def _both_rose(self, squeeze: _Squeeze, end: float) -> bool:
+        """Whether, where two networks read the hand, each network's own index+middle curl
+        (mean over ``smooth``) rose above its median over the ``baseline_window`` before the
+        squeeze: a squeeze bends both networks' readings, a misread of one network bends its
+        curls alone (and the mean of the two with them). True without two networks' readings."""
+        cfg = self.config
+        before = [v for t, v in self._networks
+                  if squeeze.start - cfg.baseline_window <= t < squeeze.start]
+        during = [(t, v) for t, v in self._networks if squeeze.start <= t <= end]
+        if len(before) < _MIN_STEPS or not during:
+            return True
+        baseline = np.median(before, axis=0)
+        highest = np.max([np.mean([v for u, v in during if t - cfg.smooth < u <= t], axis=0)
+                          for t, _ in during], axis=0)
+        return bool(np.all(highest > baseline))
 
 
 def _fingers_folded(squeeze: _Squeeze, cfg: ShotConfig) -> bool:

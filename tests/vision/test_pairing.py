@@ -148,3 +148,27 @@ def test_the_second_network_reads_only_seats_with_a_hand_and_the_pair_finds_the_
 def test_an_observation_of_one_network_is_read_as_it_is() -> None:
     obs = Observation(1, 0.0, np.zeros((21, 3)))  # no ``networks``: landmark sequences
     assert shot_reading(obs) is obs
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("bent", ["first", "second"])
+def test_a_squeeze_one_network_alone_reads_is_not_a_shot(handdata: Path, bent: str,
+                                                         seed: int) -> None:
+    """Real MediaPipe landmarks: one network reads the squeeze while the other reads the gun
+    held still (a misread of one network): the mean bends, yet each network's own curl must rise
+    for a shot; the same squeeze read by both is one."""
+    gun, fist = mediapipe_world(handdata, "victory"), mediapipe_world(handdata, "fist")
+    frames = build(scenario("face", gun, fist, np.random.default_rng(seed))[0], gun, fist,
+                   np.random.default_rng(seed))
+    still = next(obs for _, obs in frames if obs is not None)
+
+    def shots(pairing) -> int:
+        detector = ShotDetector(4)
+        return sum(len(detector.update(None if obs is None else pairing(obs), t))
+                   for t, obs in frames)
+
+    held = lambda o: dataclasses.replace(o, world=still.world, landmarks=still.landmarks)  # noqa: E731
+    assert shots(lambda o: _Paired(o, o)) == 1
+    one = ((lambda o: _Paired(o, held(o))) if bent == "first"
+           else (lambda o: _Paired(held(o), o)))
+    assert shots(one) == 0
