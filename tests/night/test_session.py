@@ -9,7 +9,7 @@ import pytest
 
 from mafiavision.night.session import LiveSession
 from mafiavision.rules.record import replay
-from tests.night.helpers import command, feed, new_session, number, shot, to_night_one
+from tests.night.helpers import ROLES, command, feed, new_session, number, shot, to_night_one
 
 
 @pytest.fixture
@@ -135,3 +135,26 @@ def test_night_morning_and_a_day_through_the_commands(session: LiveSession) -> N
     assert 3 not in state.alive() and 6 not in state.alive()
     seats = {s["seat"]: s["alive"] for s in session.view()["seats"]}
     assert (seats[3], seats[6], seats[1]) == (False, False, True)
+
+
+@pytest.mark.parametrize(
+    ("shown", "seconds", "over"),
+    [
+        # both passes alike: over as soon as the sixth number is in
+        ([4, 7, 2, 4, 7, 2], 6.8, True),
+        # a brief extra reading: six numbers, but the passes differ — wait for more
+        ([4, 8, 7, 2, 4, 7], 6.8, False),
+        # ... and give up 3 s after the last number: the card asks
+        ([4, 8, 7, 2, 4, 7], 10.0, True),
+        # fewer numbers than two passes: never over by itself
+        ([4, 7, 2, 4, 7], 20.0, False),
+    ],
+)
+def test_the_orders_step_waits_for_passes_that_agree(tmp_path: Path, shown: list[int],
+                                                     seconds: float, over: bool) -> None:
+    session = new_session(tmp_path / "game.jsonl")
+    command(session, kind="deal", roles=ROLES)
+    assert session.view()["step"]["kind"] == "meet"
+    numbers = [number(5, 1 + i, 1.5 + i, v) for i, v in enumerate(shown)]
+    feed(session, session.clock, seconds, numbers=numbers)  # type: ignore[attr-defined]
+    assert session._step_over() is over
