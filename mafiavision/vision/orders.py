@@ -49,6 +49,11 @@ class Orders:
         return self.proposal if self.agree else None
 
 
+#: Up to this many shows, three passes are tried too (the cuts grow with the square of the shows;
+#: a Don shows at most 4-5 orders three times).
+MAX_THREE_PASSES = 18
+
+
 @dataclass
 class _Slot:
     """One position of the aligned passes: the passes that show it and their shows."""
@@ -137,7 +142,7 @@ def _cuts(shows: Sequence[Shown], count: int
     passes other than two, -pause, passes)."""
     out: list[tuple[float, int, int, float, list[list[Shown]]]] = []
     n = len(shows)
-    for r in (2, 3):
+    for r in (2, 3) if n <= MAX_THREE_PASSES else (2,):
         for at in itertools.combinations(range(1, n), r - 1):
             bounds = (0, *at, n)
             passes = [list(shows[a:b]) for a, b in itertools.pairwise(bounds)]

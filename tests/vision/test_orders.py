@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mafiavision.vision.orders import read_orders
+from mafiavision.vision.orders import MAX_THREE_PASSES, read_orders
 
 
 @dataclass(frozen=True)
@@ -116,3 +116,12 @@ def test_a_show_in_one_of_three_passes_is_outvoted() -> None:
     read = read_orders(shows(brief(9), sure(8), sure(2), "|", sure(8), sure(2), "|", sure(8),
                              sure(2)), 3)
     assert read.passes == ((9, 8, 2), (8, 2), (8, 2)) and read.proposal == (8, 2)
+
+
+def test_a_long_run_is_cut_in_two_passes_only() -> None:
+    """Past MAX_THREE_PASSES shows (a leader's hand flickering between readings, not orders)
+    the cuts into three passes are not tried: the reading stays quick."""
+    read = read_orders(shows(*[sure(v % 3 + 1) for v in range(MAX_THREE_PASSES + 3)]), 3)
+    assert len(read.passes) == 2
+    read = read_orders(shows(*[sure(v % 3 + 1) for v in range(9)]), 3)
+    assert read.passes == ((1, 2, 3),) * 3
