@@ -17,7 +17,6 @@ from mafiavision.samples.script import (
 )
 from mafiavision.samples.sprites import SHAPES, nearest_gun_level
 from mafiavision.samples.truth import (
-    LOOKS_FOR,
     CheckResult,
     Distraction,
     Gesture,
@@ -25,6 +24,7 @@ from mafiavision.samples.truth import (
     OrdersResult,
     Word,
     hunt_result,
+    looks_for,
 )
 from mafiavision.samples.voice import CALLS, NUMBERS, Voice, duration, sample_time
 
@@ -222,14 +222,15 @@ def build(script: NightScript, look: Appearance, rng: np.random.Generator) -> Ti
             t_end = down + RISE
         elif isinstance(p, CheckPhase):
             role = script.role_of(p.by)
-            if role not in LOOKS_FOR:
+            finds = looks_for(script.rules, role)
+            if not finds:
                 raise InputError(f"script {script.name}: seat {p.by} ({role}) cannot check")
             t = say_call(f"check_{role}", p.at)
             t_end = show_number(p.by, p.show, t + 0.3, p.hold, "number")
             checks.append(CheckResult(by=p.by, role=role, shown=p.show,
                                       hands=1 if p.show <= 5 else 2,
-                                      answer=script.role_of(p.show) in LOOKS_FOR[role],
-                                      looks_for=list(LOOKS_FOR[role])))
+                                      answer=script.role_of(p.show) in finds,
+                                      looks_for=list(finds)))
         elif isinstance(p, OrdersPhase):
             t = say_call("wake_mafia", p.at) + 0.3
             for r in range(p.repeat):

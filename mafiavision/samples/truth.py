@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from mafiavision.rules import load_rules
 from mafiavision.vision.table import Table
 
 TRUTH_VERSION = 1
@@ -161,13 +162,11 @@ class ClipTruth(Model):
 
 
 #: What each leader looks for, by role (Triad's Kambu: the Commissar, one reading of the text).
-LOOKS_FOR: dict[str, tuple[str, ...]] = {
-    "don": ("sheriff",),
-    "sheriff": ("mafia", "don"),
-    "commissar": ("clan", "boss", "yakuza", "kambu"),
-    "boss": ("commissar",),
-    "kambu": ("commissar",),
-}
+def looks_for(rules: str, role: str) -> tuple[str, ...]:
+    """The roles a leader's check finds in the rule set (empty: the role does not check)."""
+    ruleset = load_rules(rules)
+    team = next((t for t in ruleset.teams if t.leader == role), None)
+    return tuple(team.leader_finds) if team is not None else ()
 
 
 def hunt_result(group: str, members: list[int], shots: dict[int, list[Gesture]]) -> HuntResult:

@@ -72,3 +72,22 @@ def test_orders_pause_between_passes(pause: float) -> None:
     gaps = [b.start - a.end for a, b in itertools.pairwise(shown)]
     assert gaps[2] - gaps[1] == pytest.approx(pause, abs=1e-6)
     assert gaps[1] == pytest.approx(gaps[0], abs=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("by", "show", "answer"),
+    [
+        (9, 3, True),  # the Romanian Commissar (9) finds black: Mafia 3
+        (9, 5, True),  # ... and the Don
+        (9, 4, False),  # not a citizen
+        (5, 9, True),  # the Don (5) looks for the Commissar
+        (5, 4, False),
+    ],
+)
+def test_check_answers_follow_the_rule_set(by: int, show: int, answer: bool) -> None:
+    script = NightScript.model_validate({
+        **BASE, "rules": "romanian", "roles": {"mafia": [3, 7], "don": [5], "commissar": [9]},
+        "phases": [{"kind": "check", "at": 0.5, "by": by, "show": show}]})
+    rng = np.random.default_rng(0)
+    check = build(script, appearance(script, rng), rng).checks[0]
+    assert check.answer is answer
