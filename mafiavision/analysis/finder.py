@@ -257,14 +257,28 @@ def find_checks(numbers: Sequence[NumberRecord], hunts: Sequence[HuntSpan],
     return sorted(checks, key=lambda c: c.start)
 
 
+def first_orders(orders: Sequence[OrdersSpan], hunts: Sequence[HuntSpan], meets: int
+                 ) -> list[OrdersSpan]:
+    """Night zero has one orders card per meeting: before the first hunt only the first
+    ``meets`` (at least one) orders spans stand; a later sequence there is a leader showing
+    himself (a raised hand read as 5, 4, 5), which :func:`find_checks` and
+    :func:`split_night_zero` then take."""
+    first_hunt = min((h.start for h in hunts), default=float("inf"))
+    before = [o for o in orders if o.start < first_hunt]
+    return [o for o in orders if o not in before[max(meets, 1):]]
+
+
 def split_night_zero(checks: Sequence[CheckSpan], orders: Sequence[OrdersSpan],
-                     hunts: Sequence[HuntSpan]) -> tuple[list[CheckSpan], list[CheckSpan]]:
-    """(checks, leaders shown): night zero has orders and no check, so a number shown after the
-    first orders and before the first hunt is a leader showing himself (a raised open hand reads
-    as 5), not a check."""
-    if not orders:
+                     hunts: Sequence[HuntSpan], from_start: bool = False
+                     ) -> tuple[list[CheckSpan], list[CheckSpan]]:
+    """(checks, leaders shown): night zero has no check, so a number shown before the first
+    hunt — after the first orders, or from the recording's start when it begins at the deal
+    (``from_start``: the game record is built from the deal) — is a leader showing himself (a
+    raised open hand reads as 5), not a check. In every rule set a night's hunts come before
+    its checks."""
+    if not orders and not from_start:
         return list(checks), []
-    start = min(o.start for o in orders)
+    start = -1.0 if from_start else min(o.start for o in orders)
     end = min((h.start for h in hunts if h.start > start), default=float("inf"))
     zero = [c for c in checks if start < c.start < end]
     return [c for c in checks if c not in zero], zero

@@ -43,6 +43,7 @@ from mafiavision.analysis.finder import (
     find_checks,
     find_hunts,
     find_orders,
+    first_orders,
     given_checks,
     given_hunts,
     split_night_zero,
@@ -268,12 +269,16 @@ def analyze(recording: Path, table_path: Path, rules: str, out: Path,
                   if options.hunts is not None
                   else find_hunts(result.series, _spans(speech), n_seats, options.finder))
     n_orders = max((step.orders for step in ruleset.night_zero), default=0)
+    meets = sum(step.kind == "meet" and step.orders > 0 for step in ruleset.night_zero)
     orders_spans = ([] if options.checks is not None
-                    else find_orders(numbers, hunt_spans, n_orders, options.finder))
+                    else first_orders(find_orders(numbers, hunt_spans, n_orders, options.finder),
+                                      hunt_spans, meets))
     check_spans = (given_checks(numbers, options.checks, result.series)
                    if options.checks is not None
                    else find_checks(numbers, hunt_spans, options.finder, orders_spans))
-    check_spans, leaders = split_night_zero(check_spans, orders_spans, hunt_spans)
+    # a game record from the deal begins at night zero: so does the recording
+    check_spans, leaders = split_night_zero(check_spans, orders_spans, hunt_spans,
+                                            from_start=deal is not None)
     warnings = [*result.warnings, *table.warnings(info.width, info.height)]
     warnings.extend(f"seat {c.seat} showed {c.value} at {c.start:.1f} s, after the orders and "
                     "before any hunt (night zero, no checks): read as a leader showing himself"

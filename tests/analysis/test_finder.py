@@ -8,6 +8,7 @@ from mafiavision.analysis.finder import (
     find_checks,
     find_hunts,
     find_orders,
+    first_orders,
     given_checks,
     given_hunts,
     parse_spans,
@@ -158,6 +159,42 @@ def test_night_zero_has_no_checks(hunts, checks, leaders) -> None:
 def test_without_orders_every_check_is_kept() -> None:
     found = find_checks([n(7, 22, 24, 5)], [])
     assert split_night_zero(found, [], []) == (found, [])
+
+
+@pytest.mark.parametrize(
+    ("hunts", "checks", "leaders"),
+    [
+        # a recording from the deal of a rule set without orders: the leaders meeting the
+        # moderator before the first hunt are shown, the check after it is kept
+        ([HuntSpan(60, 75, (1, 4), 1.0, "found")], [(9, 2)], [(7, 5), (3, 5)]),
+        # no hunt at all: the whole recording is night zero
+        ([], [], [(7, 5), (3, 5), (9, 2)]),
+    ],
+)
+def test_a_recording_from_the_deal_starts_at_night_zero(hunts, checks, leaders) -> None:
+    numbers = [n(7, 22, 24, 5), n(3, 30, 33, 5), n(9, 80, 82, 2)]
+    kept, shown = split_night_zero(find_checks(numbers, hunts), [], hunts, from_start=True)
+    assert [(c.seat, c.value) for c in kept] == checks
+    assert [(c.seat, c.value) for c in shown] == leaders
+
+
+@pytest.mark.parametrize(
+    ("meets", "hunts", "kept"),
+    [
+        # one meeting with orders: the Don's orders stand, the Sheriff's flickering hand after
+        # them (5, 4, 5) is not a second orders card
+        (1, [], [4]),
+        # a rule set showing none counts as one meeting
+        (0, [], [4]),
+        # after a hunt, sequences are not night zero's: both stay
+        (1, [HuntSpan(1, 2, (1, 4), 1.0, "found")], [4, 9]),
+    ],
+)
+def test_night_zero_has_one_orders_card_per_meeting(meets, hunts, kept) -> None:
+    numbers = [*shows(4, 2.7, [3, 8, 10]), *shows(9, 25.0, [5, 4], pause=1.2)]
+    found = find_orders(numbers, [], 3)
+    assert [o.seat for o in found] == [4, 9]
+    assert [o.seat for o in first_orders(found, hunts, meets)] == kept
 
 
 def test_given_check_without_a_number_is_unreadable() -> None:
