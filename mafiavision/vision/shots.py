@@ -58,6 +58,9 @@ a :class:`ShotEvent` only if
   falling together (``ShotConfig.folded_p`` and the values after it): a still raised gun's
   landmarks jitter and drift over the threshold while its fingers keep reading extended (every
   false shot on the unseen validation clips of session 4 was one);
+* where two networks read the hand (:func:`shot_reading`), each network's own index+middle curl
+  rose above its median before the squeeze: a misread of one network bends its curls alone
+  (and the mean the detector reads with them), a squeeze bends both;
 * the hand was seen throughout, and stays in view for ``max_gap`` after the release: a gap
   longer than ``max_gap`` aborts it and restarts the baseline (a hand leaving view; a hand that
   is lowered out of view right after a "squeeze" was leaving, its landmarks shifting as it
@@ -465,7 +468,6 @@ class ShotDetector:
             and squeeze.peak >= cfg.coherent_depth * squeeze.on
             and _correlation(np.array(squeeze.curls)) >= cfg.coherent_corr
         )
-
 
     def _both_rose(self, squeeze: _Squeeze, end: float) -> bool:
         """Whether, where two networks read the hand, each network's own index+middle curl
