@@ -276,9 +276,7 @@ def analyze(recording: Path, table_path: Path, rules: str, out: Path,
     check_spans = (given_checks(numbers, options.checks, result.series)
                    if options.checks is not None
                    else find_checks(numbers, hunt_spans, options.finder, orders_spans))
-    # a game record from the deal begins at night zero: so does the recording
-    check_spans, leaders = split_night_zero(check_spans, orders_spans, hunt_spans,
-                                            from_start=deal is not None)
+    check_spans, leaders = split_night_zero(check_spans, orders_spans, hunt_spans)
     warnings = [*result.warnings, *table.warnings(info.width, info.height)]
     warnings.extend(f"seat {c.seat} showed {c.value} at {c.start:.1f} s, after the orders and "
                     "before any hunt (night zero, no checks): read as a leader showing himself"
