@@ -73,6 +73,8 @@ class LiveSession:
         self._card: Card | None = None
         self._cards = 0
         self._ready_at: float | None = None
+        #: the orders step: (numbers read, whether their passes agree), read once per number
+        self._passes_agree: tuple[int, bool] = (0, False)
         self._log: list[str] = []
         self._stop = threading.Event()
         self._poller = threading.Thread(target=self._poll_loop, name="session-poll", daemon=True)
@@ -137,6 +139,7 @@ class LiveSession:
             self._capture.close()
         self._capture = None
         self._ready_at = None
+        self._passes_agree = (0, False)
         step = self._step
         if not step.camera:
             if self.pipeline is not None:
@@ -203,9 +206,11 @@ class LiveSession:
             from mafiavision.vision.orders import read_orders
 
             shown = capture.numbers
-            return len(shown) >= 2 * step.orders and (
-                read_orders(shown, step.orders).agree
-                or now - shown[-1].end >= ORDERS_SETTLE)
+            if len(shown) < 2 * step.orders:
+                return False
+            if self._passes_agree[0] != len(shown):  # read again only when a number came in
+                self._passes_agree = (len(shown), read_orders(shown, step.orders).agree)
+            return self._passes_agree[1] or now - shown[-1].end >= ORDERS_SETTLE
         return False
 
     def _frames_reached(self, t: float | None) -> bool:
