@@ -44,10 +44,6 @@ class Orders:
     agree: bool
     confidence: float
 
-    @property
-    def value(self) -> tuple[int, ...] | None:
-        return self.proposal if self.agree else None
-
 
 #: Up to this many shows, three passes are tried too (the cuts grow with the square of the shows;
 #: a Don shows at most 4-5 orders three times).
