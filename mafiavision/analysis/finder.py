@@ -241,8 +241,10 @@ def find_orders(numbers: Sequence[NumberRecord], hunts: Sequence[HuntSpan], orde
 def _are_orders(run: Sequence[NumberRecord], orders: int) -> bool:
     if orders > 0:
         return len(run) >= orders
+    if len(run) < 4:
+        return False
     read = read_orders(run, 0)
-    return len(run) >= 4 and len(read.passes) >= 2 and len(read.proposal) >= 2
+    return len(read.passes) >= 2 and len(read.proposal) >= 2
 
 
 def find_checks(numbers: Sequence[NumberRecord], hunts: Sequence[HuntSpan],
