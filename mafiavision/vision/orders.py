@@ -133,19 +133,20 @@ def _value(slot: _Slot) -> tuple[int, float]:
 
 
 def _cuts(shows: Sequence[Shown], count: int
-          ) -> list[tuple[float, int, int, float, list[list[Shown]]]]:
+          ) -> list[tuple[float, int, int, float, list[list[Shown]], int]]:
     """Every cut into two or three passes: (cost, how far the longest pass is from ``count``,
-    passes other than two, -pause, passes)."""
-    out: list[tuple[float, int, int, float, list[list[Shown]]]] = []
+    passes other than two, -pause, passes, the pass closest to the others)."""
+    out: list[tuple[float, int, int, float, list[list[Shown]], int]] = []
     n = len(shows)
     for r in (2, 3) if n <= MAX_THREE_PASSES else (2,):
         for at in itertools.combinations(range(1, n), r - 1):
             bounds = (0, *at, n)
             passes = [list(shows[a:b]) for a, b in itertools.pairwise(bounds)]
-            cost = min(sum(_align(passes[c], p)[0] for p in passes) for c in range(r))
+            cost, center = min((sum(_align(passes[c], p)[0] for p in passes), c)
+                               for c in range(r))
             pause = sum(shows[k].start - shows[k - 1].end for k in at)
             off = abs(max(map(len, passes)) - count) if count else 0
-            out.append((cost, off, int(r != 2), -pause, passes))
+            out.append((cost, off, int(r != 2), -pause, passes, center))
     return out
 
 
@@ -158,12 +159,10 @@ def read_orders(shows: Sequence[Shown], count: int = 3) -> Orders:
         values = tuple(s.value for s in shows)
         return Orders((values,) if values else (), values,
                       False, min((s.confidence for s in shows), default=0.0))
-    *_, passes = min(_cuts(shows, count), key=lambda c: c[:4])
-    center = min(range(len(passes)),
-                 key=lambda c: sum(_align(passes[c], p)[0] for p in passes))
+    *_, passes, center = min(_cuts(shows, count), key=lambda c: c[:4])
     slots = _slots(passes, center)
-    need = (len(passes) + 1) // 2 if len(passes) > 2 else 2
-    confirmed = [i for i, s in enumerate(slots) if len(s.passes) >= need]
+    # at least half of two or three passes: two of them
+    confirmed = [i for i, s in enumerate(slots) if len(s.passes) >= 2]
     as_read = tuple(tuple(s.value for s in p) for p in passes)
     shared = any(len(slot.votes) - len({v.value for v in slot.votes}) for slot in slots)
     if not confirmed or not shared:
