@@ -34,13 +34,14 @@ SHOT_TOLERANCE = 0.25
 
 def write_deal(truth: dict, path: Path) -> Path:
     """The deal of a clip as a club's moderator writes it (each role with its seats, the most
-    frequent card left out), from the clip's truth."""
+    frequent card left out, and the night the clip begins on), from the clip's truth."""
     seats: dict[str, list[int]] = {}
     for seat, role in sorted(truth["roles"].items(), key=lambda kv: int(kv[0])):
         seats.setdefault(role, []).append(int(seat))
     plain = max(seats, key=lambda role: len(seats[role]))
     lines = ["roles:"] + [f"  {role}: {s[0] if len(s) == 1 else s}"
                           for role, s in seats.items() if role != plain]
+    lines.append(f"night: {truth['night']}")
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 

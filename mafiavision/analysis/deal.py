@@ -10,6 +10,7 @@ hold the one card left over (the civilians)::
       mafia: [3, 7]
       sheriff: 9
     nicknames: {3: Anna, 5: Boris}   # optional: names in the game record
+    night: 0                         # optional: the night the recording begins on
 
 YAML (or JSON, which YAML reads too). Every mistake is one line naming the file and the field.
 """
@@ -42,6 +43,10 @@ class DealFile(BaseModel):
         description="role title → its seat (or list of seats); unlisted seats hold the card "
         "left over")
     nicknames: dict[int, str] = Field(default_factory=dict, description="seat → name")
+    night: int | None = Field(
+        None, ge=0, strict=True,
+        description="the night the recording begins on (0: the game's first night, before any "
+        "hunt); unset: not known")
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,7 @@ class GameDeal:
     roles: tuple[str, ...]
     nicknames: dict[int, str]
     origin: str  # the file (or record) it came from
+    night: int | None = None  # the night the recording begins on (None: not known)
 
     def differences(self, other: tuple[str, ...]) -> list[str]:
         return [f"seat {s}: {a} / {b}" for s, (a, b) in enumerate(zip(self.roles, other,
@@ -115,4 +121,4 @@ def load_deal(path: Path, rules: RuleSet) -> GameDeal:
             raise DealError(f"{path}: nicknames.{seat}: seat {seat} does not exist (seats are "
                             f"1..{rules.players})")
     return GameDeal(tuple(seats[s] for s in range(1, rules.players + 1)), dict(sheet.nicknames),
-                    str(path))
+                    str(path), sheet.night)

@@ -271,14 +271,17 @@ def first_orders(orders: Sequence[OrdersSpan], hunts: Sequence[HuntSpan], meets:
 
 
 def split_night_zero(checks: Sequence[CheckSpan], orders: Sequence[OrdersSpan],
-                     hunts: Sequence[HuntSpan]) -> tuple[list[CheckSpan], list[CheckSpan]]:
-    """(checks, leaders shown): night zero has orders and no check, so a number shown after the
-    first orders and before the first hunt is a leader showing himself (a raised open hand reads
-    as 5), not a check. Without orders nothing marks night zero: a recording may begin on any
-    night (a clip of one night's checks), so its numbers stay checks."""
-    if not orders:
+                     hunts: Sequence[HuntSpan], from_start: bool = False
+                     ) -> tuple[list[CheckSpan], list[CheckSpan]]:
+    """(checks, leaders shown): night zero has no check, so a number shown before the first
+    hunt — after the first orders, or from the recording's start when it is known to begin on
+    night zero (``from_start``: the deal says ``night: 0``) — is a leader showing himself (a
+    raised open hand reads as 5), not a check. In every rule set a night's hunts come before its
+    checks. Without orders and without that knowledge nothing marks night zero: a recording may
+    begin on any night (a clip of one night's checks), so its numbers stay checks."""
+    if not orders and not from_start:
         return list(checks), []
-    start = min(o.start for o in orders)
+    start = -1.0 if from_start else min(o.start for o in orders)
     end = min((h.start for h in hunts if h.start > start), default=float("inf"))
     zero = [c for c in checks if start < c.start < end]
     return [c for c in checks if c not in zero], zero

@@ -276,9 +276,11 @@ def analyze(recording: Path, table_path: Path, rules: str, out: Path,
     check_spans = (given_checks(numbers, options.checks, result.series)
                    if options.checks is not None
                    else find_checks(numbers, hunt_spans, options.finder, orders_spans))
-    check_spans, leaders = split_night_zero(check_spans, orders_spans, hunt_spans)
+    from_start = deal is not None and deal.night == 0
+    check_spans, leaders = split_night_zero(check_spans, orders_spans, hunt_spans, from_start)
     warnings = [*result.warnings, *table.warnings(info.width, info.height)]
-    warnings.extend(f"seat {c.seat} showed {c.value} at {c.start:.1f} s, after the orders and "
+    since = "the recording's start (the deal: night 0)" if from_start else "the orders"
+    warnings.extend(f"seat {c.seat} showed {c.value} at {c.start:.1f} s, after {since} and "
                     "before any hunt (night zero, no checks): read as a leader showing himself"
                     for c in leaders)
     if audio_warning:

@@ -51,6 +51,10 @@ def test_a_deal_a_moderator_writes(tmp_path: Path, rules: str, text: str, roles)
         ("don: 5\nmafia: [3, 7]\n", "roles: Field required"),
         ("roles: {don: 5, mafia: [3, 7], sheriff: 9}\nnicknames: {12: Ann}\n",
          "nicknames.12: seat 12 does not exist (seats are 1..10)"),
+        ("roles: {don: 5, mafia: [3, 7], sheriff: 9}\nnight: -1\n",
+         "night: Input should be greater than or equal to 0"),
+        ("roles: {don: 5, mafia: [3, 7], sheriff: 9}\nnight: first\n",
+         "night: Input should be a valid integer"),
         ("- don\n- 5\n", "expected a mapping with 'roles:'"),
         ("roles: {don: 5\n", "not valid YAML or JSON"),
     ],
@@ -63,6 +67,13 @@ def test_a_bad_deal_is_one_line_naming_the_field(tmp_path: Path, text: str, mess
     assert str(err.value).startswith(f"{path}: ")
     assert message in str(err.value)
     assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize(("line", "night"), [("", None), ("night: 0\n", 0), ("night: 3\n", 3)])
+def test_the_night_the_recording_begins_on(tmp_path: Path, line: str, night: int | None) -> None:
+    path = tmp_path / "game.deal.yaml"
+    path.write_text("roles: {don: 5, mafia: [3, 7], sheriff: 9}\n" + line)
+    assert load_deal(path, load_rules("kharkiv")).night == night
 
 
 def test_nicknames_go_into_the_record_header(tmp_path: Path) -> None:

@@ -162,6 +162,24 @@ def test_without_orders_every_check_is_kept() -> None:
 
 
 @pytest.mark.parametrize(
+    ("hunts", "checks", "leaders"),
+    [
+        # a recording the deal says begins on night zero, in a rule set without orders: the
+        # leaders meeting the moderator before the first hunt are shown, the check after it kept
+        ([HuntSpan(60, 75, (1, 4), 1.0, "found")], [(9, 2)], [(7, 5), (3, 5)]),
+        # no hunt at all: the whole recording is night zero
+        ([], [], [(7, 5), (3, 5), (9, 2)]),
+    ],
+)
+def test_a_recording_from_night_zero_has_no_checks_before_the_first_hunt(hunts, checks,
+                                                                          leaders) -> None:
+    numbers = [n(7, 22, 24, 5), n(3, 30, 33, 5), n(9, 80, 82, 2)]
+    kept, shown = split_night_zero(find_checks(numbers, hunts), [], hunts, from_start=True)
+    assert [(c.seat, c.value) for c in kept] == checks
+    assert [(c.seat, c.value) for c in shown] == leaders
+
+
+@pytest.mark.parametrize(
     ("meets", "hunts", "kept"),
     [
         # one meeting with orders: the Don's orders stand, the Sheriff's flickering hand after
