@@ -29,8 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--record", type=Path, help="live game record (JSONL) of this recording: "
                    "every disagreement with it is listed")
     p.add_argument("--deal", type=Path, help="the deal (YAML: role: seat or [seats], e.g. "
-                   "'don: 5', 'mafia: [3, 7]', 'sheriff: 9'): the game record is written from "
-                   "it and what the recording shows")
+                   "'don: 5', 'mafia: [3, 7]', 'sheriff: 9'; optionally 'night: N', the night "
+                   "the recording begins on): the game record is written from it and what the "
+                   "recording shows")
     p.add_argument("--model", choices=TRACKER_MODELS,
                    help="hand landmark network(s): lite+full (default: shots read from both, "
                    "fewer false shots on unseen clips), lite (about 1.4x faster) or full; "
