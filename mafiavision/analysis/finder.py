@@ -281,7 +281,7 @@ def split_night_zero(checks: Sequence[CheckSpan], orders: Sequence[OrdersSpan],
     begin on any night (a clip of one night's checks), so its numbers stay checks."""
     if not orders and not from_start:
         return list(checks), []
-    start = -1.0 if from_start else min(o.start for o in orders)
+    start = float("-inf") if from_start else min(o.start for o in orders)
     end = min((h.start for h in hunts if h.start > start), default=float("inf"))
     zero = [c for c in checks if start < c.start < end]
     return [c for c in checks if c not in zero], zero
