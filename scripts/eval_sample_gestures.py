@@ -17,12 +17,17 @@ seat overlapping them.
 Usage::
 
     python scripts/eval_sample_gestures.py [names...] [--model lite|full|lite+full] [--fresh]
-        [--samples DIR] [--cache DIR] [--set NAME=VALUE ...]
+        [--samples DIR] [--cache DIR] [--set NAME=VALUE ...] [--no-look]
+
+The recordings keep each fresh hand's finger patch (:mod:`mafiavision.vision.appearance`), so
+``--no-look`` measures the joints alone on the same frames (recordings made before the patch
+existed replay without it).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -246,9 +251,15 @@ def main() -> None:
     parser.add_argument("--fresh", action="store_true")
     parser.add_argument("--samples", type=Path, default=SAMPLES, help="folder of the clips")
     parser.add_argument("--cache", type=Path, default=CACHE, help="folder of recorded landmarks")
+    parser.add_argument(
+        "--no-look", action="store_true",
+        help="the joints alone: no shots from the fingers' look (ShotConfig.look = None)",
+    )
     add_config_option(parser)
     args = parser.parse_args()
     config = shot_config(parser, args)
+    if args.no_look:
+        config = dataclasses.replace(config, look=None)
     if not args.samples.is_dir():
         parser.error(f"--samples {args.samples}: folder not found")
     names = args.names or sorted(p.stem for p in args.samples.glob("*.mp4"))

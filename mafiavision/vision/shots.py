@@ -67,8 +67,19 @@ a :class:`ShotEvent` only if
   moved). A ``held`` observation (the tracker repeating the last landmarks) counts as not seen.
   So an event comes out ``max_gap`` after its release, at the next fresh observation.
 
+A second signal, where observations carry a finger ``patch`` (the trackers cut one per fresh
+hand: :mod:`mafiavision.vision.appearance`): the fingers' look. Seen from the back, a squeeze
+folds index and middle away from the camera and the landmark networks keep reading them
+extended (their curls do not rise; every shot missed on validation sets 10 and 11 was one). The
+pixels above the knuckles do change, and :class:`~mafiavision.vision.appearance.FingerLook`
+finds a rise and fall of that change against the hand's own baseline and noise. Such a squeeze
+of a hand that showed the gun when it started becomes a shot only if no shot of the joints lies
+within ``same`` seconds of it (a joints' squeeze in progress decides first), so a squeeze both
+signals see is one shot, and the joints' shots are unchanged by it.
+
 Depth is the peak rise (degrees of summed index+middle bend above baseline), so it is small when
-the camera sees the back of the hand; the threshold adapts to each hand's own noise. Confidence
+the camera sees the back of the hand (for a shot of the look: the joints' largest rise during
+it, often near 0); the threshold adapts to each hand's own noise. Confidence
 = depth/(depth + on) × min(1, balance ratio / 0.5): 0.5 at the threshold, → 1 for a deep,
 two-finger squeeze.
 """

@@ -16,6 +16,7 @@ from mafiavision.vision.appearance import (
     ROWS,
     FingerLook,
     LookConfig,
+    PatchCutter,
     finger_patch,
     patch_change,
 )
@@ -142,3 +143,32 @@ def test_finger_look_squeezes(name: str, folds: list[float], peaks: list[float])
     assert [s.peak_t for s in found] == pytest.approx(peaks, abs=0.13), name
     for s in found:
         assert s.start < s.peak_t <= s.end and s.peak >= s.on
+
+
+def test_the_cutter_steadies_a_grid_turned_and_scaled_by_wrist_jitter() -> None:
+    """One still hand whose wrist landmark jitters by 10 % of the palm: each frame's own grid
+    turns and scales with it (the fingertips move by several grid steps); the cutter's grid
+    keeps the median length and mean direction of the track's last readings."""
+    rgb, lm = draw_hand()
+    rng = np.random.default_rng(0)
+    cutter = PatchCutter()
+    steady, own = [], []
+    base = finger_patch(rgb, lm)
+    for _ in range(40):
+        jittered = lm.copy()
+        jittered[0, :2] += rng.normal(0, 6.0, 2) / np.array([SIZE[1], SIZE[0]])
+        steady.append(patch_change(cutter.cut((1, 7), rgb, jittered), base))
+        own.append(patch_change(finger_patch(rgb, jittered), base))
+    assert max(steady[15:]) < 0.5 * max(own[15:])
+    assert np.median(steady[15:]) < 0.05
+
+
+def test_the_cutter_forgets_ended_tracks() -> None:
+    rgb, lm = draw_hand()
+    cutter = PatchCutter(readings=3)
+    cutter.cut((1, 1), rgb, lm)
+    cutter.cut((2, 5), rgb, lm)
+    cutter.keep({(2, 5)})
+    assert set(cutter._shapes) == {(2, 5)}
+    cutter.reset()
+    assert not cutter._shapes
