@@ -17,12 +17,17 @@ seat overlapping them.
 Usage::
 
     python scripts/eval_sample_gestures.py [names...] [--model lite|full|lite+full] [--fresh]
-        [--samples DIR] [--cache DIR] [--set NAME=VALUE ...]
+        [--samples DIR] [--cache DIR] [--set NAME=VALUE ...] [--no-look]
+
+The recordings keep each fresh hand's finger patch (:mod:`mafiavision.vision.appearance`), so
+``--no-look`` measures the joints alone on the same frames (recordings made before the patch
+existed replay without it).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -36,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 from eval_shots import add_config_option, shot_config  # noqa: E402
 
+from mafiavision.vision.appearance import COLS, ROWS  # noqa: E402
 from mafiavision.vision.gestures import classify_hand  # noqa: E402
 from mafiavision.vision.numbers import NumberEvent, NumberReader  # noqa: E402
 from mafiavision.vision.pairing import TRACKER_MODELS  # noqa: E402
@@ -63,6 +69,7 @@ class _Seen:
     held: bool = False
     networks: int = 1
     second: _Seen | None = None
+    patch: np.ndarray | None = None
 
 
 def record(clip: Path, model: str, out: Path) -> None:
@@ -74,7 +81,7 @@ def record(clip: Path, model: str, out: Path) -> None:
     from mafiavision.vision.table import Table
 
     table = Table.load(clip.with_suffix(".table.json"))
-    fields = ("seat", "t", "world", "landmarks", "score", "held", "track")
+    fields = ("seat", "t", "world", "landmarks", "score", "held", "track", "patch")
     rows: dict[str, list] = {k: [] for k in fields}
     if model == "lite+full":
         rows.update(second=[], second_world=[], second_landmarks=[])
@@ -92,6 +99,8 @@ def record(clip: Path, model: str, out: Path) -> None:
                     rows["score"].append(h.score)
                     rows["held"].append(h.held)
                     rows["track"].append(h.track)
+                    rows["patch"].append(np.full((ROWS, COLS), np.nan, np.float32)
+                                         if h.patch is None else h.patch)
                     if "second" in rows:
                         other = h.second or h  # (h's own arrays stand in where there is none)
                         rows["second"].append(h.second is not None)
@@ -115,9 +124,17 @@ def _seen(data: dict[str, np.ndarray], rows: list[int], seat: int, t: float) -> 
               _Seen(seat, t, data["second_world"][i].astype(np.float64),
                     data["second_landmarks"][i].astype(np.float64), int(data["track"][i]),
                     float(data["score"][i]))
-              if paired and data["second"][i] else None)
+              if paired and data["second"][i] else None,
+              _patch(data, i))
         for i in rows
     ]
+
+
+def _patch(data: dict[str, np.ndarray], i: int) -> np.ndarray | None:
+    """The recorded finger patch of row ``i`` (None: held, or a recording made without)."""
+    if "patch" not in data or np.isnan(data["patch"][i]).any():
+        return None
+    return data["patch"][i]
 
 
 def _by_time(data: dict[str, np.ndarray]) -> dict[float, list[int]]:
@@ -234,9 +251,15 @@ def main() -> None:
     parser.add_argument("--fresh", action="store_true")
     parser.add_argument("--samples", type=Path, default=SAMPLES, help="folder of the clips")
     parser.add_argument("--cache", type=Path, default=CACHE, help="folder of recorded landmarks")
+    parser.add_argument(
+        "--no-look", action="store_true",
+        help="the joints alone: no shots from the fingers' look (ShotConfig.look = None)",
+    )
     add_config_option(parser)
     args = parser.parse_args()
     config = shot_config(parser, args)
+    if args.no_look:
+        config = dataclasses.replace(config, look=None)
     if not args.samples.is_dir():
         parser.error(f"--samples {args.samples}: folder not found")
     names = args.names or sorted(p.stem for p in args.samples.glob("*.mp4"))

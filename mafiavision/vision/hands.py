@@ -26,6 +26,7 @@ from typing import Any, Literal
 import numpy as np
 
 from mafiavision.errors import InputError
+from mafiavision.vision.appearance import PatchCutter
 from mafiavision.vision.gate import SeatGate
 from mafiavision.vision.models import HandVariant, hand_landmarker_path
 from mafiavision.vision.sources import Frame
@@ -62,7 +63,9 @@ class HandObservation:
     in frame pixels; ``held`` is True when the seat was not examined or the hand was briefly missed
     in this frame and its last landmarks are repeated. ``networks`` is 2 when a second landmark
     network read the seat too (:mod:`mafiavision.vision.pairing`); ``second`` is then its fresh
-    reading of this hand (None: it did not see the hand fresh in this frame).
+    reading of this hand (None: it did not see the hand fresh in this frame). ``patch`` is the
+    grey patch of its index and middle fingers in a fresh frame
+    (:func:`mafiavision.vision.appearance.finger_patch`; None when held).
     """
 
     seat: int
@@ -75,6 +78,7 @@ class HandObservation:
     held: bool = False
     networks: int = 1
     second: HandObservation | None = None
+    patch: np.ndarray | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -414,6 +418,7 @@ class SeatTracker:
         self._seats: dict[int, _Seat] = {}
         self._size: tuple[int, int] | None = None
         self._sweep_pos = 0
+        self._patches = PatchCutter()
         #: Per-frame counters of the last update (for benchmarks and previews).
         self.stats: dict[str, int] = {}
 
@@ -523,12 +528,16 @@ class SeatTracker:
                     score=tr.detection.score,
                     track=tr.id,
                     bbox=tr.detection.bbox,
-                    held=tr.held or not fresh,
+                    held=held,
+                    patch=None if held else self._patches.cut(
+                        (number, tr.id), frame.image, tr.detection.landmarks),
                 )
                 for tr in tracks
+                for held in [tr.held or not fresh]
             ]
             if obs:
                 out[number] = obs
+        self._patches.keep({(seat, o.track) for seat, hands in out.items() for o in hands})
         return out
 
     def reset(self) -> None:
@@ -537,6 +546,7 @@ class SeatTracker:
             seat.tracks.reset()
             seat.gate.reset()
             seat.saw_hand = False
+        self._patches.reset()
 
     def close(self) -> None:
         """Release every landmarker."""

@@ -67,8 +67,19 @@ a :class:`ShotEvent` only if
   moved). A ``held`` observation (the tracker repeating the last landmarks) counts as not seen.
   So an event comes out ``max_gap`` after its release, at the next fresh observation.
 
+A second signal, where observations carry a finger ``patch`` (the trackers cut one per fresh
+hand: :mod:`mafiavision.vision.appearance`): the fingers' look. Seen from the back, a squeeze
+folds index and middle away from the camera and the landmark networks keep reading them
+extended (their curls do not rise; every shot missed on validation sets 10 and 11 was one). The
+pixels above the knuckles do change, and :class:`~mafiavision.vision.appearance.FingerLook`
+finds a rise and fall of that change against the hand's own baseline and noise. Such a squeeze
+of a hand that showed the gun when it started becomes a shot only if no shot of the joints lies
+within ``same`` seconds of it (a joints' squeeze in progress decides first), so a squeeze both
+signals see is one shot, and the joints' shots are unchanged by it.
+
 Depth is the peak rise (degrees of summed index+middle bend above baseline), so it is small when
-the camera sees the back of the hand; the threshold adapts to each hand's own noise. Confidence
+the camera sees the back of the hand (for a shot of the look: the joints' largest rise during
+it, often near 0); the threshold adapts to each hand's own noise. Confidence
 = depth/(depth + on) × min(1, balance ratio / 0.5): 0.5 at the threshold, → 1 for a deep,
 two-finger squeeze.
 """
@@ -82,6 +93,7 @@ from typing import Protocol, TypeVar
 
 import numpy as np
 
+from mafiavision.vision.appearance import FingerLook, LookConfig, LookSqueeze
 from mafiavision.vision.fingers import curl, finger_probabilities
 
 
@@ -116,6 +128,7 @@ class _Mean:
     track: int | None
     #: each network's own index+middle curl (degrees), first network first
     networks_curl: np.ndarray | None = None
+    patch: np.ndarray | None = None  # the first network's finger patch
 
 
 def shot_reading(obs: HasWorld | None) -> HasWorld | None:
@@ -134,7 +147,8 @@ def shot_reading(obs: HasWorld | None) -> HasWorld | None:
         else (obs.landmarks + other.landmarks) / 2
     )
     both = np.array([curl(obs.world)[1:3].sum(), curl(other.world)[1:3].sum()])
-    return _Mean(obs.seat, (obs.world + other.world) / 2, landmarks, False, obs.track, both)
+    return _Mean(obs.seat, (obs.world + other.world) / 2, landmarks, False, obs.track, both,
+                 getattr(obs, "patch", None))
 
 
 @dataclass(frozen=True)
@@ -206,6 +220,11 @@ class ShotConfig:
     coherent_corr: float = 0.85
     coherent_balance: float = 0.8
     coherent_depth: float = 1.3
+    #: The fingers' look (:mod:`mafiavision.vision.appearance`), read where observations carry
+    #: a finger ``patch``; None: joint angles only.
+    look: LookConfig | None = field(default_factory=LookConfig)
+    #: A squeeze of the look and a shot of the joints within this many seconds are one squeeze.
+    same: float = 0.3
 
 
 #: The frame-to-frame noise estimate needs this many steps (fewer: the quiet frames' spread alone).
@@ -289,6 +308,14 @@ class ShotDetector:
         self._last_seen: float | None = None
         #: The tracker's id of the hand the detector follows (None: none yet / untracked input).
         self.track: int | None = None
+        self._look = FingerLook(self.config.look)
+        self._look_gun = False  # the hand showed the gun when the look's squeeze started
+        self._look_waiting: list[LookSqueeze] = []  # ended, waiting for the hand to stay
+        self._look_depths: dict[float, float] = {}
+        #: peak times of the seat's recent shots: all, and those the fingers' look gave
+        self._shot_times: deque[float] = deque(maxlen=8)
+        self._look_times: deque[float] = deque(maxlen=8)
+        self._look_depth = 0.0  # the joints' largest rise during the look's squeeze
 
     def _restart(self) -> None:
         self._raw.clear()
@@ -300,6 +327,9 @@ class ShotDetector:
         self._ended = None
         self._fired = None
         self._reopened = True
+        self._look.reset()
+        self._look_waiting = []
+        self._look_depths = {}
 
     def _baseline(self) -> tuple[np.ndarray, float, float]:
         """Baseline per finger, the index+middle threshold and the per-finger minimum rise."""
@@ -338,6 +368,8 @@ class ShotDetector:
         if not self.config.require_gun:
             return True
         since = [q for q in self._quiet if self._ended is None or q[0] >= self._ended]
+        if not since:
+            return False
         picks = since[:: max(1, len(since) // 8)]
         worlds = np.stack([q[2] for q in picks])
         images = [q[3] for q in picks]
@@ -356,6 +388,12 @@ class ShotDetector:
             return []  # no fresh landmarks (a held observation repeats the last ones)
         self._last_seen = t
         self.track = obs.track
+        done = self._joints(obs, t)
+        return done + self._looks(obs, t)
+
+    def _joints(self, obs: HasWorld, t: float) -> list[ShotEvent]:
+        """The squeezes of the joint angles (the module docstring): shots completed at ``t``."""
+        cfg = self.config
         image = obs.landmarks
         done: list[ShotEvent] = []
         if self._pending is not None and t - self._released >= cfg.max_gap:
@@ -419,7 +457,10 @@ class ShotDetector:
         self._squeeze, self._ended = None, t
         self._quiet.append(quiet)
         event = self._judge(squeeze, t)
+        if event is not None and self._near_shot(event.t, event.t, self._look_times):
+            event = None  # the fingers' look already gave this squeeze's shot
         if event is not None:
+            self._shot_times.append(event.t)
             if self._pending is not None:  # seen since its release: it stands
                 done.append(self._pending)
             self._pending, self._released = event, t
@@ -427,6 +468,56 @@ class ShotDetector:
             # the curls' release lags the hand's: it may have opened out before it
             self._reopened = squeeze.regained > cfg.fold * squeeze.extent
         return done
+
+    def _looks(self, obs: HasWorld, t: float) -> list[ShotEvent]:
+        """The squeezes of the fingers' look (:class:`FingerLook`) that the joints missed: a
+        squeeze of a hand that showed the gun when it started, confirmed once the hand stayed
+        ``max_gap`` after it and no shot of the joints lies within ``same`` of it (the joints'
+        squeeze in progress then decides first)."""
+        cfg = self.config
+        patch = getattr(obs, "patch", None)
+        if cfg.look is None or patch is None:
+            return []
+        was = self._look.squeeze
+        ended = self._look.update(t, patch)
+        rise = self._joint_rise()
+        if was is None and self._look.squeeze is not None:
+            self._look_gun = bool(self._quiet) and self._showed_gun()
+            self._look_depth = rise
+        elif self._look.squeeze is not None or ended is not None:
+            self._look_depth = max(self._look_depth, rise)
+        if ended is not None and self._look_gun:
+            self._look_waiting.append(ended)
+            self._look_depths[ended.peak_t] = self._look_depth
+        done = []
+        for squeeze in list(self._look_waiting):
+            if t - squeeze.end < cfg.max_gap - _CLOCK_EPS:
+                continue
+            if self._squeeze is not None and self._squeeze.start <= squeeze.end:
+                continue
+            self._look_waiting.remove(squeeze)
+            depth = self._look_depths.pop(squeeze.peak_t, 0.0)
+            if self._near_shot(squeeze.start, squeeze.end, self._shot_times):
+                continue
+            self._shot_times.append(squeeze.peak_t)
+            self._look_times.append(squeeze.peak_t)
+            confidence = squeeze.peak / (squeeze.peak + squeeze.on)
+            done.append(ShotEvent(self.seat, squeeze.peak_t, squeeze.end - squeeze.start,
+                                  depth, confidence))
+        return done
+
+    def _near_shot(self, start: float, end: float, times: Sequence[float]) -> bool:
+        """Whether a shot of ``times`` lies within ``same`` of ``start``..``end``."""
+        same = self.config.same
+        return any(start - same <= u <= end + same for u in times)
+
+    def _joint_rise(self) -> float:
+        """The smoothed index+middle curl's rise above its quiet median now (0: no baseline)."""
+        if not self._quiet or not self._raw:
+            return 0.0
+        value = float(np.mean([v for _, v in self._raw], axis=0).sum())
+        base = float(np.median([q[1].sum() for q in self._quiet]))
+        return max(0.0, value - base)
 
     def _judge(self, squeeze: _Squeeze, end: float) -> ShotEvent | None:
         cfg = self.config

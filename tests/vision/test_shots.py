@@ -609,3 +609,50 @@ def test_step_noise_recovers_the_noise_of_a_mean(sigma: float, frames: int) -> N
     values = np.random.default_rng(int(sigma) * 10 + frames).normal(0.0, sigma, 2000)
     estimate = step_noise(np.abs(np.diff(values)), frames)
     assert estimate == pytest.approx(sigma / np.sqrt(frames), rel=0.1)
+
+
+LOOKED = Path(__file__).parent / "data" / "recorded_look_seats.npz"
+#: Cuts of recorded_look_seats.npz: real lite landmarks and the tracker's finger patches (rounded
+#: to 8 bits) of one seat of the rendered validation-set-11 clip v11_romanian_holdgun_dim_en
+#: (854×480, 20 fps, a dim noisy room), 2.0–15.5 s, and what it shows.
+LOOK_CUTS = {
+    0: "seat 5, back of the hand: one squeeze at 3.75 s, then the gun held still for 10 s",
+    1: "seat 8, palm side: the gun raised and held still, never squeezed",
+}
+
+
+@dataclass(frozen=True)
+class _Looked(_Recorded):
+    patch: np.ndarray | None = None
+
+
+def replay_look_cut(cut: int, config: ShotConfig) -> tuple[list[ShotEvent], np.ndarray]:
+    with np.load(LOOKED) as f:
+        data = {k.split("_", 1)[1]: f[k] for k in f.files if k.startswith(f"{cut}_")}
+    detector = ShotDetector(1, config)
+    events: list[ShotEvent] = []
+    for t in data["times"]:
+        rows = np.flatnonzero(data["t"] == t)
+        hands = [
+            _Looked(1, data["world"][i].astype(np.float64), data["landmarks"][i].astype(np.float64),
+                    bool(data["held"][i]), int(data["track"][i]), float(data["score"][i]),
+                    data["patch"][i].astype(np.float32) if data["fresh"][i] else None)
+            for i in rows
+        ]
+        events += detector.update(continuing_hand(hands, detector.track), float(t))
+    return events, data["peaks"]
+
+
+@pytest.mark.parametrize(("cut", "look", "found", "false"),
+                         [(0, True, 1, 0), (0, False, 0, 0), (1, True, 0, 0), (1, False, 0, 0)])
+def test_the_fingers_look_finds_a_back_of_hand_squeeze_the_joints_miss(
+    cut: int, look: bool, found: int, false: int
+) -> None:
+    """Regression on a real recorded back-of-hand squeeze (LOOK_CUTS): the lite landmarks read
+    index and middle extended throughout, so the joints find nothing; the pixels of the two
+    fingers (ShotConfig.look) show the squeeze. Neither the still back-of-hand gun after it nor a
+    still palm-side gun is a shot by either signal."""
+    config = ShotConfig() if look else ShotConfig(look=None)
+    events, peaks = replay_look_cut(cut, config)
+    hits = [e for e in events if any(abs(e.t - p) <= 0.3 for p in peaks)]
+    assert (len(hits), len(events) - len(hits)) == (found, false), (LOOK_CUTS[cut], events)
