@@ -310,8 +310,8 @@ class ShotDetector:
         self.track: int | None = None
         self._look = FingerLook(self.config.look)
         self._look_gun = False  # the hand showed the gun when the look's squeeze started
-        self._look_waiting: list[LookSqueeze] = []  # ended, waiting for the hand to stay
-        self._look_depths: dict[float, float] = {}
+        #: ended, waiting for the hand to stay: each with the joints' largest rise during it
+        self._look_waiting: list[tuple[LookSqueeze, float]] = []
         #: peak times of the seat's recent shots: all, and those the fingers' look gave
         self._shot_times: deque[float] = deque(maxlen=8)
         self._look_times: deque[float] = deque(maxlen=8)
@@ -329,7 +329,6 @@ class ShotDetector:
         self._reopened = True
         self._look.reset()
         self._look_waiting = []
-        self._look_depths = {}
 
     def _baseline(self) -> tuple[np.ndarray, float, float]:
         """Baseline per finger, the index+middle threshold and the per-finger minimum rise."""
@@ -480,23 +479,21 @@ class ShotDetector:
             return []
         was = self._look.squeeze
         ended = self._look.update(t, patch)
-        rise = self._joint_rise()
         if was is None and self._look.squeeze is not None:
             self._look_gun = bool(self._quiet) and self._showed_gun()
-            self._look_depth = rise
+            self._look_depth = self._joint_rise()
         elif self._look.squeeze is not None or ended is not None:
-            self._look_depth = max(self._look_depth, rise)
+            self._look_depth = max(self._look_depth, self._joint_rise())
         if ended is not None and self._look_gun:
-            self._look_waiting.append(ended)
-            self._look_depths[ended.peak_t] = self._look_depth
+            self._look_waiting.append((ended, self._look_depth))
         done = []
-        for squeeze in list(self._look_waiting):
+        for waiting in list(self._look_waiting):
+            squeeze, depth = waiting
             if t - squeeze.end < cfg.max_gap - _CLOCK_EPS:
                 continue
             if self._squeeze is not None and self._squeeze.start <= squeeze.end:
                 continue
-            self._look_waiting.remove(squeeze)
-            depth = self._look_depths.pop(squeeze.peak_t, 0.0)
+            self._look_waiting.remove(waiting)
             if self._near_shot(squeeze.start, squeeze.end, self._shot_times):
                 continue
             self._shot_times.append(squeeze.peak_t)

@@ -556,11 +556,15 @@ class _Recorded:
     held: bool
     track: int
     score: float
+    patch: np.ndarray | None = None
 
 
-def replay_cut(cut: int, config: ShotConfig) -> tuple[list[ShotEvent], np.ndarray]:
-    """Feed a recorded cut frame by frame as the pipelines do; its events and true peaks."""
-    with np.load(RECORDED) as f:
+def replay_cut(
+    cut: int, config: ShotConfig, path: Path = RECORDED
+) -> tuple[list[ShotEvent], np.ndarray]:
+    """Feed a recorded cut frame by frame as the pipelines do; its events and true peaks. A
+    file with finger patches (``patch``, ``fresh``) feeds them too."""
+    with np.load(path) as f:
         data = {k.split("_", 1)[1]: f[k] for k in f.files if k.startswith(f"{cut}_")}
     detector = ShotDetector(1, config)
     events: list[ShotEvent] = []
@@ -568,7 +572,10 @@ def replay_cut(cut: int, config: ShotConfig) -> tuple[list[ShotEvent], np.ndarra
         rows = np.flatnonzero(data["t"] == t)
         hands = [_Recorded(1, data["world"][i].astype(np.float64),
                            data["landmarks"][i].astype(np.float64), bool(data["held"][i]),
-                           int(data["track"][i]), float(data["score"][i])) for i in rows]
+                           int(data["track"][i]), float(data["score"][i]),
+                           data["patch"][i].astype(np.float32)
+                           if "patch" in data and data["fresh"][i] else None)
+                 for i in rows]
         events += detector.update(continuing_hand(hands, detector.track), float(t))
     return events, data["peaks"]
 
@@ -621,28 +628,6 @@ LOOK_CUTS = {
 }
 
 
-@dataclass(frozen=True)
-class _Looked(_Recorded):
-    patch: np.ndarray | None = None
-
-
-def replay_look_cut(cut: int, config: ShotConfig) -> tuple[list[ShotEvent], np.ndarray]:
-    with np.load(LOOKED) as f:
-        data = {k.split("_", 1)[1]: f[k] for k in f.files if k.startswith(f"{cut}_")}
-    detector = ShotDetector(1, config)
-    events: list[ShotEvent] = []
-    for t in data["times"]:
-        rows = np.flatnonzero(data["t"] == t)
-        hands = [
-            _Looked(1, data["world"][i].astype(np.float64), data["landmarks"][i].astype(np.float64),
-                    bool(data["held"][i]), int(data["track"][i]), float(data["score"][i]),
-                    data["patch"][i].astype(np.float32) if data["fresh"][i] else None)
-            for i in rows
-        ]
-        events += detector.update(continuing_hand(hands, detector.track), float(t))
-    return events, data["peaks"]
-
-
 @pytest.mark.parametrize(("cut", "look", "found", "false"),
                          [(0, True, 1, 0), (0, False, 0, 0), (1, True, 0, 0), (1, False, 0, 0)])
 def test_the_fingers_look_finds_a_back_of_hand_squeeze_the_joints_miss(
@@ -653,6 +638,6 @@ def test_the_fingers_look_finds_a_back_of_hand_squeeze_the_joints_miss(
     fingers (ShotConfig.look) show the squeeze. Neither the still back-of-hand gun after it nor a
     still palm-side gun is a shot by either signal."""
     config = ShotConfig() if look else ShotConfig(look=None)
-    events, peaks = replay_look_cut(cut, config)
+    events, peaks = replay_cut(cut, config, LOOKED)
     hits = [e for e in events if any(abs(e.t - p) <= 0.3 for p in peaks)]
     assert (len(hits), len(events) - len(hits)) == (found, false), (LOOK_CUTS[cut], events)
