@@ -1,20 +1,24 @@
-"""Cost of the fingers' look per hand and frame: cutting the patch and updating the look.
+"""Cost of the gestures per hand and frame, on top of tracking: the shot detector with and
+without the fingers' look, cutting the finger patch, and reading the hand's pose.
 
-Runs on the real recorded cut of ``tests/vision/data/recorded_look_seats.npz`` (lite landmarks
-of a rendered 854×480 clip; the frame is rebuilt as a grey 854×480 image from nothing, so only
-the sampling cost is measured, not what it shows):
+Runs on the real recorded cuts of ``tests/vision/data/recorded_look_seats.npz`` (lite landmarks
+and finger patches of a rendered 854×480 clip; for cutting the patch the frame is rebuilt as a
+grey 854×480 image, so only the sampling cost is measured, not what it shows):
 
     python scripts/bench_look.py [--repeat 5]
 
-Prints the mean and p95 milliseconds per hand-frame of :class:`PatchCutter.cut` and of
-:class:`FingerLook.update` (on the recorded patches).
+Prints the mean and p95 CPU milliseconds per fresh hand-frame of each stage and their sum (what a
+hand costs per frame on top of tracking: ``SeatTracker`` cuts the patch, the night and the
+analysis feed the shot detector and read the pose for the numbers).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -22,37 +26,68 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from mafiavision.vision.appearance import FingerLook, PatchCutter  # noqa: E402
+from mafiavision.vision.appearance import PatchCutter  # noqa: E402
+from mafiavision.vision.gestures import classify_hand  # noqa: E402
+from mafiavision.vision.hands import HandObservation  # noqa: E402
+from mafiavision.vision.shots import ShotConfig, ShotDetector  # noqa: E402
 
 DATA = ROOT / "tests" / "vision" / "data" / "recorded_look_seats.npz"
+
+
+def observations(cut: int) -> list[HandObservation]:
+    """The cut's fresh hand-frames as the tracker gives them (with their recorded patch)."""
+    with np.load(DATA) as f:
+        data = {k.split("_", 1)[1]: f[k] for k in f.files if k.startswith(f"{cut}_")}
+    return [
+        HandObservation(1, float(data["t"][i]), data["landmarks"][i].astype(np.float64),
+                        data["world"][i].astype(np.float64), float(data["score"][i]),
+                        int(data["track"][i]), (0.0, 0.0, 1.0, 1.0),
+                        patch=data["patch"][i].astype(np.float32))
+        for i in np.flatnonzero(data["fresh"])
+    ]
+
+
+def timed(frames: list[HandObservation], step: Callable[[HandObservation], object]) -> list[float]:
+    """CPU milliseconds of ``step`` on each frame (the thread's CPU time: other processes
+    sharing the cores do not count, as a wall clock would count them)."""
+    out = []
+    for obs in frames:
+        start = time.thread_time()
+        step(obs)
+        out.append((time.thread_time() - start) * 1e3)
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    with np.load(DATA) as f:
-        fresh = f["0_fresh"]
-        landmarks = f["0_landmarks"][fresh].astype(np.float64)
-        patches = f["0_patch"][fresh].astype(np.float32)
-        times = f["0_t"][fresh]
+    cuts = [observations(0), observations(1)]
     image = np.full((480, 854, 3), 90, np.uint8)
-    cut_ms: list[float] = []
-    look_ms: list[float] = []
+    stages: dict[str, list[float]] = {
+        "shot detector, joints alone": [], "shot detector, joints + look": [],
+        "cut the finger patch": [], "read the pose (classify_hand)": [],
+    }
     for _ in range(args.repeat):
-        cutter, look = PatchCutter(), FingerLook()
-        for lm, patch, t in zip(landmarks, patches, times, strict=True):
-            start = time.perf_counter()
-            cutter.cut((1, 1), image, lm)
-            mid = time.perf_counter()
-            look.update(float(t), patch)
-            cut_ms.append((mid - start) * 1e3)
-            look_ms.append((time.perf_counter() - mid) * 1e3)
-    print(f"data: {DATA.relative_to(ROOT)} cut 0 ({len(times)} fresh hand-frames) x {args.repeat}")
-    for name, values in (("cut the patch", cut_ms), ("update the look", look_ms)):
+        for frames in cuts:
+            joints = ShotDetector(1, ShotConfig(look=None)).update
+            both = ShotDetector(1, ShotConfig()).update
+            cut = PatchCutter().cut
+            stages["shot detector, joints alone"] += timed(frames, lambda o, f=joints: f(o, o.t))
+            stages["shot detector, joints + look"] += timed(frames, lambda o, f=both: f(o, o.t))
+            stages["cut the finger patch"] += timed(
+                frames, lambda o, f=cut: f((1, o.track), image, o.landmarks))
+            stages["read the pose (classify_hand)"] += timed(
+                frames, lambda o: classify_hand(o.world, o.landmarks))
+    frames = sum(len(c) for c in cuts)
+    print(f"data: {DATA.relative_to(ROOT)} cuts 0 and 1 ({frames} fresh hand-frames) "
+          f"x {args.repeat}; load average {os.getloadavg()[0]:.2f}")
+    for name, values in stages.items():
         print(f"{name}: mean {np.mean(values):.3f} ms, p95 {np.percentile(values, 95):.3f} ms "
               "per hand-frame")
-    print(f"together: mean {np.mean(cut_ms) + np.mean(look_ms):.3f} ms per hand-frame")
+    total = sum(np.mean(stages[k]) for k in stages if k != "shot detector, joints alone")
+    print(f"on top of tracking (detector with the look + cut + pose): mean {total:.3f} ms "
+          "per hand-frame")
 
 
 if __name__ == "__main__":

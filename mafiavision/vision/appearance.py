@@ -16,6 +16,8 @@ fingers that fold out of the region cannot be matched by any shift.
 
 from __future__ import annotations
 
+import math
+import statistics
 from collections import deque
 from dataclasses import dataclass
 
@@ -43,14 +45,19 @@ INNER_COLS = (SHIFT, COLS - SHIFT)
 BLUR = 1.5
 
 
+#: The grid's rows and columns in palm lengths.
+_ALONG_STEPS = np.linspace(*ALONG, ROWS)[:, None]
+_ACROSS_STEPS = np.linspace(-ACROSS, ACROSS, COLS)[None, :]
+
+
 def hand_axes(landmarks: np.ndarray, width: int, height: int) -> tuple[np.ndarray, float, float]:
     """Where the patch's grid lies for these landmarks (normalised to a ``width`` × ``height``
     image): the middle of the index and middle knuckles (pixels), the palm's length (pixels,
     wrist → that point) and its direction (radians, image axes)."""
-    px = landmarks[:, :2] * np.array([width, height], dtype=np.float64)
-    base = (px[INDEX_MCP] + px[MIDDLE_MCP]) / 2
-    up = base - px[WRIST]
-    return base, float(np.hypot(*up)), float(np.arctan2(up[1], up[0]))
+    px = landmarks[[WRIST, INDEX_MCP, MIDDLE_MCP], :2] * np.array([width, height], np.float64)
+    base = (px[1] + px[2]) / 2
+    up_x, up_y = (base - px[0]).tolist()
+    return base, math.hypot(up_x, up_y), math.atan2(up_y, up_x)
 
 
 def finger_patch(
@@ -64,45 +71,67 @@ def finger_patch(
     base, length, angle = hand_axes(landmarks, w, h)
     if shape is not None:
         length, angle = shape
+    return _sample(image, base, length, angle)
+
+
+def _sample(image: np.ndarray, base: np.ndarray, length: float, angle: float) -> np.ndarray:
+    """The patch on the grid at ``base`` (pixels) of palm ``length`` (pixels) turned ``angle``."""
     if length < 1e-6:
         return np.zeros((ROWS, COLS), np.float32)
-    up = np.array([np.cos(angle), np.sin(angle)])
-    across = np.array([-up[1], up[0]])
-    a = np.linspace(*ALONG, ROWS)[:, None] * length
-    b = np.linspace(-ACROSS, ACROSS, COLS)[None, :] * length
-    x = (base[0] + a * up[0] + b * across[0]).astype(np.float32)
-    y = (base[1] + a * up[1] + b * across[1]).astype(np.float32)
+    up_x, up_y = np.cos(angle), np.sin(angle)
+    a = _ALONG_STEPS * length
+    b = _ACROSS_STEPS * length
+    x = (base[0] + a * up_x + b * -up_y).astype(np.float32)
+    y = (base[1] + a * up_y + b * up_x).astype(np.float32)
     patch = cv2.remap(image, x, y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     if patch.ndim == 3:
         patch = cv2.cvtColor(patch, cv2.COLOR_RGB2GRAY)
     return cv2.GaussianBlur(patch.astype(np.float32), (0, 0), BLUR)
 
 
-def _ncc_map(patch: np.ndarray, region: np.ndarray) -> np.ndarray:
-    """Normalised cross-correlation of ``region`` at every shift within ``patch``."""
-    if float(region.std()) < 1e-3:
-        return np.zeros((patch.shape[0] - region.shape[0] + 1,
-                         patch.shape[1] - region.shape[1] + 1), np.float32)
-    return cv2.matchTemplate(patch, region, cv2.TM_CCOEFF_NORMED)
+class Baseline:
+    """A hand's baseline patch, ready to compare patches with (:meth:`change`): its two regions
+    cut once, not at every frame."""
+
+    __slots__ = ("_fingers", "_hand")
+
+    def __init__(self, patch: np.ndarray) -> None:
+        c0, c1 = INNER_COLS
+        (h0, h1), (f0, f1) = HAND_ROWS, FINGER_ROWS
+        hand = np.ascontiguousarray(patch[h0:h1, c0:c1], np.float32)
+        fingers = np.ascontiguousarray(patch[f0:f1, c0:c1], np.float32)
+        # a flat region (std ~0) has no correlation to give: no registration / no change
+        self._hand = hand if float(hand.std()) >= 1e-3 else None
+        self._fingers = fingers if float(fingers.std()) >= 1e-3 else None
+
+    def change(self, patch: np.ndarray) -> float:
+        """How much the fingers of ``patch`` changed from the baseline: the hand below the
+        knuckles registers the patch (its best normalised cross-correlation over shifts of up to
+        :data:`SHIFT` grid steps: the landmarks' jitter), and the change is 1 − the fingers'
+        correlation at that shift and its neighbours (0: the same view; up to 2; 0 when the
+        baseline is flat)."""
+        if self._fingers is None:
+            return 0.0
+        c0, c1 = INNER_COLS
+        (h0, h1), (f0, f1) = HAND_ROWS, FINGER_ROWS
+        dy = dx = 0
+        if self._hand is not None:
+            top = max(0, h0 - SHIFT)
+            hand = cv2.matchTemplate(patch[top: h1 + SHIFT], self._hand, cv2.TM_CCOEFF_NORMED)
+            _, _, _, (x, y) = cv2.minMaxLoc(hand)
+            dy, dx = y - (h0 - top), x - SHIFT
+        padded = cv2.copyMakeBorder(patch, 1, 1, 1, 1, cv2.BORDER_REPLICATE)
+        y0, x0 = f0 + dy, c0 + dx  # the fingers' region at that shift, less one step (padding)
+        window = padded[y0: y0 + (f1 - f0) + 2, x0: x0 + (c1 - c0) + 2]
+        _, best, _, _ = cv2.minMaxLoc(cv2.matchTemplate(window, self._fingers,
+                                                        cv2.TM_CCOEFF_NORMED))
+        return 1.0 - float(best)
 
 
 def patch_change(patch: np.ndarray, baseline: np.ndarray) -> float:
-    """How much the fingers changed from ``baseline``: the hand below the knuckles registers the
-    patch (its best normalised cross-correlation over shifts of up to :data:`SHIFT` grid steps:
-    the landmarks' jitter), and the change is 1 − the fingers' correlation at that shift and its
-    neighbours (0: the same view; up to 2; 0 when the baseline is flat)."""
-    c0, c1 = INNER_COLS
-    (h0, h1), (f0, f1) = HAND_ROWS, FINGER_ROWS
-    hand = _ncc_map(patch[max(0, h0 - SHIFT): h1 + SHIFT], baseline[h0:h1, c0:c1])
-    dy, dx = np.unravel_index(int(np.argmax(hand)), hand.shape)
-    dy, dx = dy - min(SHIFT, h0), dx - SHIFT
-    region = baseline[f0:f1, c0:c1]
-    if float(region.std()) < 1e-3:
-        return 0.0
-    padded = cv2.copyMakeBorder(patch, 1, 1, 1, 1, cv2.BORDER_REPLICATE)
-    y0, x0 = f0 + dy, c0 + dx  # the fingers' region at that shift, less one step (padding)
-    window = padded[y0: y0 + (f1 - f0) + 2, x0: x0 + (c1 - c0) + 2]
-    return 1.0 - float(_ncc_map(window, region).max())
+    """How much the fingers of ``patch`` changed from the ``baseline`` patch
+    (:meth:`Baseline.change`)."""
+    return Baseline(baseline).change(patch)
 
 
 @dataclass(frozen=True)
@@ -163,7 +192,7 @@ class FingerLook:
     def reset(self) -> None:
         self._quiet: deque[tuple[float, np.ndarray, float | None]] = deque()
         self._recent: deque[tuple[float, float]] = deque()
-        self._template: np.ndarray | None = None
+        self._baseline: Baseline | None = None
         self._stale = 0  # frames since the baseline patch was last taken
         self._level = 0.0
         self._on = 0.0
@@ -182,20 +211,20 @@ class FingerLook:
                 self._recent.clear()
                 return None
             self._stale += 1
-            if self._template is None or self._stale >= cfg.refresh:
-                # the median of ~40 patches costs ~1 ms: a baseline a few frames old is as good
-                self._template = np.median(np.stack([q[1] for q in quiet]), axis=0)
+            if self._baseline is None or self._stale >= cfg.refresh:
+                # a baseline a few frames old is as good, and the median costs ~0.35 ms
+                self._baseline = Baseline(median_patch([q[1] for q in quiet]))
                 self._stale = 0
-            changes = np.array([q[2] for q in quiet if q[2] is not None] or [0.0])
-            self._level = float(np.median(changes))
-            spread = 1.4826 * float(np.median(np.abs(changes - self._level)))
+            changes = [q[2] for q in quiet if q[2] is not None] or [0.0]
+            self._level = statistics.median(changes)
+            spread = 1.4826 * statistics.median([abs(c - self._level) for c in changes])
             self._on = max(cfg.floor, cfg.k * spread)
-        assert self._template is not None
-        change = patch_change(patch, self._template)
+        assert self._baseline is not None
+        change = self._baseline.change(patch)
         self._recent.append((t, change))
         while self._recent[0][0] <= t - cfg.smooth:
             self._recent.popleft()
-        rise = float(np.mean([c for _, c in self._recent])) - self._level
+        rise = sum(c for _, c in self._recent) / len(self._recent) - self._level
         if self.squeeze is None:
             if rise >= self._on and quiet[-1][0] - quiet[0][0] >= cfg.steady - 1e-6:
                 self.squeeze = (t, t, rise)
@@ -218,6 +247,14 @@ class FingerLook:
         return LookSqueeze(start, t, peak_t, peak, self._on)
 
 
+def median_patch(patches: list[np.ndarray]) -> np.ndarray:
+    """The per-pixel median of ``patches`` (as :func:`numpy.median` gives it; sorting along the
+    stack is ~3× faster than its partition there)."""
+    ordered = np.sort(np.stack(patches), axis=0)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
 class PatchCutter:
     """Cuts each tracked hand's finger patch on a steady grid: the grid's position follows the
     frame's knuckles (the registration in :func:`patch_change` absorbs their jitter), its size
@@ -229,17 +266,16 @@ class PatchCutter:
 
     def __init__(self, readings: int = 15) -> None:
         self.readings = readings
-        self._shapes: dict[tuple[int, int], deque[tuple[float, float]]] = {}
+        self._shapes: dict[tuple[int, int], deque[tuple[float, float, float]]] = {}
 
     def cut(self, key: tuple[int, int], image: np.ndarray, landmarks: np.ndarray) -> np.ndarray:
         """The patch of the hand ``key`` (seat, track id) in a fresh frame."""
         h, w = image.shape[:2]
-        _, length, angle = hand_axes(landmarks, w, h)
+        base, length, angle = hand_axes(landmarks, w, h)
         shapes = self._shapes.setdefault(key, deque(maxlen=self.readings))
-        shapes.append((length, angle))
-        lengths, angles = np.array(shapes).T
-        mean = complex(np.exp(1j * angles).mean())
-        return finger_patch(image, landmarks, (float(np.median(lengths)), float(np.angle(mean))))
+        shapes.append((length, math.cos(angle), math.sin(angle)))
+        lengths, cos, sin = zip(*shapes, strict=True)
+        return _sample(image, base, statistics.median(lengths), math.atan2(sum(sin), sum(cos)))
 
     def keep(self, keys: set[tuple[int, int]]) -> None:
         """Forget the hands not in ``keys`` (their tracks ended)."""

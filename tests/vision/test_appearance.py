@@ -13,11 +13,13 @@ import pytest
 
 from mafiavision.vision.appearance import (
     COLS,
+    HAND_ROWS,
     ROWS,
     FingerLook,
     LookConfig,
     PatchCutter,
     finger_patch,
+    median_patch,
     patch_change,
 )
 
@@ -106,6 +108,15 @@ def test_a_flat_patch_is_no_change() -> None:
     assert patch_change(flat, flat) == 0.0
 
 
+def test_a_flat_hand_below_the_knuckles_registers_at_no_shift() -> None:
+    """A hand with no texture below the knuckles (nothing to register on) compares the fingers
+    where they are: the same patch is no change."""
+    patch = cv2.GaussianBlur(np.random.default_rng(3).uniform(0, 255, (ROWS, COLS))
+                             .astype(np.float32), (0, 0), 1.5)
+    patch[HAND_ROWS[0]:] = 80.0
+    assert patch_change(patch, patch) == pytest.approx(0.0, abs=1e-5)
+
+
 def look_run(folds: list[float], fps: float = 25.0, seed: int = 0) -> list:
     """Feed one patch per frame (the hand folded by ``folds[i]``, sensor noise added)."""
     rng = np.random.default_rng(seed)
@@ -172,3 +183,12 @@ def test_the_cutter_forgets_ended_tracks() -> None:
     assert set(cutter._shapes) == {(2, 5)}
     cutter.reset()
     assert not cutter._shapes
+
+
+@pytest.mark.parametrize("count", [1, 2, 5, 12, 39, 40])
+def test_the_median_patch_is_numpys_median(count: int) -> None:
+    rng = np.random.default_rng(count)
+    patches = [rng.uniform(0, 255, (ROWS, COLS)).astype(np.float32) for _ in range(count)]
+    expected = np.median(np.stack(patches), axis=0)
+    assert np.array_equal(median_patch(patches), expected)
+    assert median_patch(patches).dtype == np.float32
