@@ -16,16 +16,18 @@ How a member's shots become an observation (``Config`` holds every threshold):
   out); seen less → ``not_seen`` (always a question);
 * two or more shots → ``multiple``; shots below ``sure`` confidence beside one or more
   sure ones are left out (the likelier reading) and asked about;
-* one shot at time *t*: the number window containing *t* gives the seat (the windows'
-  contract: ``[onset_k + lead, onset_{k+1} + lead)``); it is ``between`` instead when *t*
-  lies within ``between_gap`` of a boundary between two consecutive windows (the audio
-  module's rule), or — where the speech shows when number *k*'s word ended — when *t* falls in
-  the pause after it, past ``pause_share`` of the way from the word's end to the next number's
-  onset (a shot "on the number" peaks while the number is said or just after; a count's pace
-  sets how long "just after" is, so the rule is a share of the pause, not fixed seconds); *t*
-  outside every window → ``between`` with a question (before the first or after the last
-  number). The confidence is the least of the shot's, the window's and a margin factor that
-  falls from 1 to 0.5 as *t* comes within ``doubt_band`` of one of those decision thresholds.
+* one shot at time *t*: the number window containing *t* gives the seat (the windows' contract:
+  ``[onset_k + lead, onset_{k+1} + lead)``); it is ``between`` instead when *t* lies within
+  ``between_gap`` of a boundary between two consecutive windows but before the next number's
+  word began (the audio module's rule: a squeeze that peaks while a number is being said counts
+  for that number, so the gap only reaches back into the pause), or — where the speech shows
+  when number *k*'s word ended — when *t* falls in the pause after it, past ``pause_share`` of
+  the way from the word's end to the next number's onset (a shot "on the number" peaks while the
+  number is said or just after; a count's pace sets how long "just after" is, so the rule is a
+  share of the pause, not fixed seconds); *t* outside every window → ``between`` with a question
+  (before the first or after the last number). The confidence is the least of the shot's, the
+  window's and a margin factor that falls from 1 to 0.5 as *t* comes within ``doubt_band`` of
+  one of those decision thresholds.
 
 The group hits seat *k* when every living member's observation is a shot on *k*
 (the rules engine's ``resolve_hunt``); a miss that only missing shots, or members' second
@@ -39,6 +41,7 @@ majority), ``between numbers``, ``two shots``, ``hand not seen``.
 from __future__ import annotations
 
 import bisect
+import itertools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -243,9 +246,12 @@ def locate(
     i = inside[0]
     w = ordered[i]
     # Decision thresholds near t: the edges of the between-gap around each boundary between two
-    # consecutive windows, and the pause rule's point after this number's word.
-    thresholds = [x for a in ordered[:-1] for x in (a.end - between_gap, a.end + between_gap)]
-    between = any(abs(t - a.end) <= between_gap for a in ordered[:-1])
+    # consecutive windows (it ends where the next number's word begins, if that comes first),
+    # and the pause rule's point after this number's word.
+    pairs = list(itertools.pairwise(ordered))
+    thresholds = [x for a, b in pairs
+                  for x in (a.end - between_gap, min(a.end + between_gap, b.onset))]
+    between = any(abs(t - a.end) <= between_gap and t < b.onset for a, b in pairs)
     end = (word_ends or {}).get(w.seat)
     if end is not None and i + 1 < len(ordered):
         pause = end + config.pause_share * max(0.0, ordered[i + 1].onset - end)

@@ -174,8 +174,9 @@ CALLOUT = Callout(
         (1.0, (1, False)),
         (1.5, (1, False)),
         (1.9, (1, True)),
-        (2.0, (3, True)),
-        (2.1, (3, True)),
+        (1.95, (1, True)),
+        (2.0, (3, False)),  # a time once the later number's word began counts for it
+        (2.1, (3, False)),
         (2.2, (3, False)),
         (2.9, (3, True)),
         (3.7, (4, False)),  # the last window's end is not a boundary between two numbers

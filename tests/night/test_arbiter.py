@@ -60,7 +60,7 @@ HUNTS = [
     ("no majority: all another number", [shot(2, mid(1)), shot(5, mid(3)), shot(9, mid(4))],
      {}, None, [("shot", "another number (1)"), ("shot", "another number (3)"),
                 ("shot", "another number (4)")], False),
-    ("one between numbers", [shot(2, mid(7)), shot(5, mid(7)), shot(9, 17.05)], {}, None,
+    ("one between numbers", [shot(2, mid(7)), shot(5, mid(7)), shot(9, 16.95)], {}, None,
      [("shot", "shot on 7"), ("shot", "shot on 7"), ("between", "between numbers")],
      False),
     ("one no shot asks: a hit if it was missed", [shot(2, mid(7)), shot(5, mid(7))], {}, None,
@@ -90,6 +90,14 @@ HUNTS = [
      {"windows": count(low=7)}, 7, [("shot", "shot on 7")] * 3, True),
     ("near a boundary asks", [shot(2, mid(7)), shot(5, 16.85), shot(9, mid(7))], {}, 7,
      [("shot", "shot on 7")] * 3, True),
+    # Number 8's window starts at 17.0, its word at 17.05: a squeeze peaking as "eight" is
+    # being said is on 8, one just before the word is between (both close to it: asked).
+    ("squeeze as the next number begins counts for it",
+     [shot(2, 17.07), shot(5, mid(8)), shot(9, mid(8))], {}, 8,
+     [("shot", "shot on 8")] * 3, True),
+    ("squeeze after the boundary but before the word is between",
+     [shot(2, 17.03), shot(5, mid(8)), shot(9, mid(8))], {}, None,
+     [("between", "between numbers"), ("shot", "shot on 8"), ("shot", "shot on 8")], True),
     ("before the count asks", [shot(2, 5.0), shot(5, mid(7)), shot(9, mid(7))], {}, None,
      [("between", "between numbers"), ("shot", "shot on 7"), ("shot", "shot on 7")],
      True),
@@ -162,11 +170,28 @@ def test_hunt_without_members_is_refused() -> None:
 
 @pytest.mark.parametrize(
     ("t", "seat", "between"),
-    [(10.5, 1, False), (10.95, None, True), (11.05, None, True), (11.2, 2, False),
-     (10.01, 1, False), (19.99, 10, False), (20.5, None, True), (9.0, None, True)],
+    [(10.5, 1, False), (10.95, None, True), (11.03, None, True), (11.05, 2, False),
+     (11.08, 2, False), (11.2, 2, False), (10.01, 1, False), (19.99, 10, False),
+     (20.5, None, True), (9.0, None, True)],
 )
 def test_locate(t: float, seat: int | None, between: bool) -> None:
+    # count(): number k's window starts at 10 + k - 1, its word 0.05 s later.
     where = locate(t, count(), 0.1)
+    assert (where.seat, where.between) == (seat, between)
+
+
+#: Windows that start at their word's onset (lead 0, as the analysis and the live night make
+#: them): the between-gap of 0.15 s reaches back into the pause only.
+ONSET_WINDOWS = [window(k, 10.0 + k - 1, 10.0 + k, 10.0 + k - 1) for k in range(1, 6)]
+
+
+@pytest.mark.parametrize(
+    ("t", "seat", "between"),
+    [(10.5, 1, False), (10.84, 1, False), (10.86, None, True), (10.99, None, True),
+     (11.0, 2, False), (11.09, 2, False), (11.14, 2, False), (13.9, None, True)],
+)
+def test_locate_gap_ends_at_the_next_word(t: float, seat: int | None, between: bool) -> None:
+    where = locate(t, ONSET_WINDOWS, 0.15)
     assert (where.seat, where.between) == (seat, between)
 
 
