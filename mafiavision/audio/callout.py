@@ -19,8 +19,8 @@ every *rise* inside a segment (speech resuming after a dip, see :class:`vad.Segm
 
 Windows: seat k's window is ``[onset_k + lead, onset_{k+1} + lead)``; the last one ends one
 typical interval after its onset. A time within ``between_gap`` of the boundary between two
-windows, and before the later number's onset, is "between numbers": :meth:`Callout.locate`
-reports it, and the caller (the night arbiter) decides what that means under its rules.
+windows, and before the later number's onset, is "between numbers": the night arbiter
+(:func:`mafiavision.night.arbiter.locate`) finds it and decides what it means under its rules.
 """
 
 from __future__ import annotations
@@ -63,21 +63,6 @@ class NumberWindow:
 class Callout:
     windows: list[NumberWindow]
     between_gap: float
-
-    def locate(self, t: float) -> tuple[int | None, bool]:
-        """(seat whose window holds ``t`` or None, whether ``t`` is between numbers).
-
-        ``t`` is between numbers when it lies within ``between_gap`` of a boundary shared by two
-        consecutive windows and before the later number's onset: a squeeze that peaks while a
-        number is being said counts for that number.
-        """
-        between = any(abs(t - a.end) <= self.between_gap and t < b.onset
-                      for a, b in zip(self.windows, self.windows[1:], strict=False)
-                      if a.end == b.start)
-        for w in self.windows:
-            if w.start <= t < w.end:
-                return w.seat, between
-        return None, between
 
 
 @dataclass(frozen=True)

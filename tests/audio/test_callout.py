@@ -8,10 +8,8 @@ import pytest
 from mafiavision.audio.callout import (
     Alignment,
     AlignParams,
-    Callout,
     LiveCallout,
     NoSpeechError,
-    NumberWindow,
     align,
     callout_from_audio,
     make_windows,
@@ -155,36 +153,6 @@ def test_windows_follow_the_onsets_with_lead() -> None:
         assert a.end == b.start
     last = callout.windows[-1]
     assert last.end - last.start == pytest.approx(al.interval)
-
-
-CALLOUT = Callout(
-    [
-        NumberWindow(1, 1.0, 2.0, 1.0, 0.9),
-        NumberWindow(3, 2.0, 3.0, 2.0, 0.9),
-        NumberWindow(4, 3.0, 3.8, 3.0, 0.9),
-    ],
-    between_gap=0.15,
-)
-
-
-@pytest.mark.parametrize(
-    ("t", "expected"),
-    [
-        (0.5, (None, False)),
-        (1.0, (1, False)),
-        (1.5, (1, False)),
-        (1.9, (1, True)),
-        (1.95, (1, True)),
-        (2.0, (3, False)),  # a time once the later number's word began counts for it
-        (2.1, (3, False)),
-        (2.2, (3, False)),
-        (2.9, (3, True)),
-        (3.7, (4, False)),  # the last window's end is not a boundary between two numbers
-        (3.9, (None, False)),
-    ],
-)
-def test_locate_and_between_numbers(t: float, expected: tuple[int | None, bool]) -> None:
-    assert CALLOUT.locate(t) == expected
 
 
 def test_recorded_count_with_preamble_and_knock(ru_count: Recording) -> None:

@@ -195,6 +195,31 @@ def test_locate_gap_ends_at_the_next_word(t: float, seat: int | None, between: b
     assert (where.seat, where.between) == (seat, between)
 
 
+#: A count of the living seats 1, 3, 4 (windows from their word's onset; the last one shorter).
+LIVING_WINDOWS = [window(1, 1.0, 2.0, 1.0), window(3, 2.0, 3.0, 2.0), window(4, 3.0, 3.8, 3.0)]
+
+
+@pytest.mark.parametrize(
+    ("t", "seat", "between"),
+    [
+        (0.5, None, True),  # before the count
+        (1.0, 1, False),
+        (1.5, 1, False),
+        (1.9, None, True),
+        (1.95, None, True),
+        (2.0, 3, False),  # once the later number's word began, a shot counts for it
+        (2.1, 3, False),
+        (2.2, 3, False),
+        (2.9, None, True),
+        (3.7, 4, False),  # the last window's end is not a boundary between two numbers
+        (3.9, None, True),  # after the count
+    ],
+)
+def test_locate_in_a_count_of_living_seats(t: float, seat: int | None, between: bool) -> None:
+    where = locate(t, LIVING_WINDOWS, 0.15)
+    assert (where.seat, where.between) == (seat, between)
+
+
 @pytest.mark.parametrize(("times", "t", "index"),
                          [([], 1.0, None), ([0.0, 0.04, 0.08], 0.05, 1), ([0.0, 0.04], 9.0, 1),
                           ([0.5, 0.6], 0.0, 0)])
