@@ -54,6 +54,10 @@ FINGERS: tuple[str, ...] = ("thumb", "index", "middle", "ring", "pinky")
 THRESHOLDS_PATH = Path(__file__).with_name("thresholds.json")
 
 _CHAINS = np.arange(1, 21).reshape(5, 4)  # per finger: base, 2nd, 3rd joint, tip
+_PALM = np.array([0, 5, 9, 13, 17])  # the wrist and the four knuckles
+_TIPS, _PIPS, _MCPS = _CHAINS[1:, 3], _CHAINS[1:, 1], _CHAINS[1:, 0]  # index…pinky
+#: Per finger the wrist and its chain (one fancy index: the wrist is every finger's start).
+_WRIST_CHAINS = np.concatenate([np.zeros((5, 1), dtype=_CHAINS.dtype), _CHAINS], axis=1)
 
 _IMAGE_NAMES = (
     "image_straightness",
@@ -97,14 +101,22 @@ def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.stack([ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx], axis=-1)
 
 
+def _clip(a: np.ndarray, low: float, high: float) -> np.ndarray:
+    """``np.clip(a, low, high)`` without its dispatch overhead (a few values per hand)."""
+    return np.minimum(np.maximum(a, low), high)
+
+
 def _norm(a: np.ndarray) -> np.ndarray:
     return np.sqrt(np.einsum("...i,...i->...", a, a))
 
 
 def _angle(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Angle in degrees between vectors a and b along the last axis."""
-    cross = _norm(_cross(a, b))
-    return np.degrees(np.arctan2(cross, np.sum(a * b, axis=-1)))  # stable near 0° and 180°
+    ax, ay, az = a[..., 0], a[..., 1], a[..., 2]
+    bx, by, bz = b[..., 0], b[..., 1], b[..., 2]
+    cx, cy, cz = ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx
+    cross = np.sqrt((cx * cx + cz * cz) + cy * cy)  # the order np.einsum sums in (as _norm)
+    return np.degrees(np.arctan2(cross, ax * bx + ay * by + az * bz))  # stable near 0° and 180°
 
 
 def joint_bends(world: np.ndarray) -> np.ndarray:
@@ -113,10 +125,8 @@ def joint_bends(world: np.ndarray) -> np.ndarray:
     Thumb: CMC, MCP, IP (previous bone of the CMC: wrist→CMC). Other fingers: MCP, PIP, DIP.
     """
     world = np.asarray(world, dtype=np.float64)
-    chain = world[..., _CHAINS, :]  # (..., 5, 4, 3)
-    wrist = world[..., None, None, 0, :]
-    points = np.concatenate([np.broadcast_to(wrist, chain[..., :1, :].shape), chain], axis=-2)
-    bones = np.diff(points, axis=-2)  # (..., 5, 4, 3): wrist→base, base→2, 2→3, 3→tip
+    points = world[..., _WRIST_CHAINS, :]  # (..., 5, 5, 3)
+    bones = points[..., 1:, :] - points[..., :-1, :]  # (..., 5, 4, 3): wrist→base, …, 3→tip
     return _angle(bones[..., :-1, :], bones[..., 1:, :])
 
 
@@ -149,11 +159,11 @@ def _image_features(points: np.ndarray) -> np.ndarray:
     floor = 0.05 * np.abs(u) * np.abs(v) + 1e-12  # the palm seen edge-on: keep the frame finite
     det = np.where(np.abs(det) < floor, np.where(det < 0, -floor, floor), det)
     chains = z[..., _CHAINS[1:]]  # (..., 4, 4): MCP, PIP, DIP, tip
-    bones = np.diff(chains, axis=-1)  # (..., 4, 3)
+    bones = chains[..., 1:] - chains[..., :-1]  # (..., 4, 3)
     lengths = np.abs(bones)
     rel = chains[..., 3] - wrist  # (..., 4)
-    a = np.clip((rel.conj() * v).imag / det, -4, 4)
-    b = np.clip((u.conj() * rel).imag / det, -4, 4)
+    a = _clip((rel.conj() * v).imag / det, -4, 4)
+    b = _clip((u.conj() * rel).imag / det, -4, 4)
     meta = chains[..., 0] - wrist
     turns = (bones[..., :-1].conj() * bones[..., 1:]).real / (
         lengths[..., :-1] * lengths[..., 1:] + 1e-12
@@ -165,7 +175,7 @@ def _image_features(points: np.ndarray) -> np.ndarray:
             turns[..., 1],
             a + b,
             a - b,
-            np.clip((meta.conj() * rel).real / (np.abs(meta) ** 2 + 1e-12), -3, 5),
+            _clip((meta.conj() * rel).real / (np.abs(meta) ** 2 + 1e-12), -3, 5),
         ],
         axis=-1,
     )
@@ -180,10 +190,10 @@ def square_pixels(image: np.ndarray, world: np.ndarray) -> np.ndarray:
     world y give the aspect per hand (on the EPSRC 4:3 photos median 1.29, 5–95 % 1.15–1.44;
     on the square sign-language photos 0.99, 0.86–1.07), and the features become exactly
     independent of it."""
-    img = image - image.mean(axis=-2, keepdims=True)
-    wxy = world[..., :2] - world[..., :2].mean(axis=-2, keepdims=True)
-    scale = np.sum(img * wxy, axis=-2) / (np.sum(wxy * wxy, axis=-2) + 1e-18)  # (..., 2)
-    ratio = np.clip(np.abs(scale[..., 1]) / (np.abs(scale[..., 0]) + 1e-18), 0.1, 10.0)
+    img = image - np.add.reduce(image, axis=-2, keepdims=True) / image.shape[-2]
+    wxy = world[..., :2] - np.add.reduce(world[..., :2], axis=-2, keepdims=True) / world.shape[-2]
+    scale = np.add.reduce(img * wxy, axis=-2) / (np.add.reduce(wxy * wxy, axis=-2) + 1e-18)
+    ratio = _clip(np.abs(scale[..., 1]) / (np.abs(scale[..., 0]) + 1e-18), 0.1, 10.0)
     return np.stack([image[..., 0] * ratio[..., None], image[..., 1]], axis=-1)
 
 
@@ -198,12 +208,8 @@ def finger_features(world: np.ndarray, landmarks: np.ndarray | None = None) -> F
     bends = joint_bends(world)
     size = palm_size(world)[..., None] + 1e-9
     wrist = world[..., 0, :]
-    centre = world[..., [0, 5, 9, 13, 17], :].mean(axis=-2)
-    tips, pips, mcps = (
-        world[..., [8, 12, 16, 20], :],
-        world[..., [6, 10, 14, 18], :],
-        world[..., [5, 9, 13, 17], :],
-    )
+    centre = np.add.reduce(world[..., _PALM, :], axis=-2) / len(_PALM)
+    tips, pips, mcps = world[..., _TIPS, :], world[..., _PIPS, :], world[..., _MCPS, :]
     tip_wrist = _norm(tips - wrist[..., None, :])
     per_finger = np.concatenate(  # (..., 4 fingers, 12 features)
         [
@@ -261,7 +267,7 @@ class FingerModel:
         for name in FINGERS:
             z = (features.by_finger[name] - self.mean[name]) / self.std[name]
             logit = z @ self.weights[name] + self.bias[name]
-            cols.append(1.0 / (1.0 + np.exp(-np.clip(logit, -50, 50))))
+            cols.append(1.0 / (1.0 + np.exp(-_clip(logit, -50, 50))))
         return np.stack(cols, axis=-1)
 
     def to_json(self) -> dict[str, dict[str, object]]:

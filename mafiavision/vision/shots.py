@@ -95,6 +95,7 @@ import numpy as np
 
 from mafiavision.vision.appearance import FingerLook, LookConfig, LookSqueeze
 from mafiavision.vision.fingers import curl, finger_probabilities
+from mafiavision.vision.stats import mean, median
 
 
 class HasWorld(Protocol):
@@ -334,10 +335,10 @@ class ShotDetector:
         """Baseline per finger, the index+middle threshold and the per-finger minimum rise."""
         cfg = self.config
         history = np.array([q[1] for q in self._quiet])
-        baseline = np.median(history, axis=0)
-        spread = 1.4826 * np.median(np.abs(history - baseline), axis=0)
+        baseline = median(history)
+        spread = 1.4826 * median(np.abs(history - baseline))
         pair = history[:, 0] + history[:, 1]
-        noise = 1.4826 * float(np.median(np.abs(pair - np.median(pair))))
+        noise = 1.4826 * float(median(np.abs(pair - median(pair))))
         each = max(cfg.min_each, cfg.each_k * float(spread[:2].max()))
         if len(self._steps) >= _MIN_STEPS:
             noise = max(noise, step_noise([d for _, d in self._steps], len(self._raw)))
@@ -345,14 +346,14 @@ class ShotDetector:
 
     def _quiet_extent(self) -> float:
         """The hand's baseline extent across the camera: the median over the quiet frames."""
-        return float(np.median([q[4] for q in self._quiet]))
+        return float(median([q[4] for q in self._quiet]))
 
     def _quiet_box(self) -> float | None:
         """The baseline extent of the image landmarks' box (None: no image landmarks)."""
         images = [q[3] for q in self._quiet]
         if any(lm is None for lm in images):
             return None
-        return float(np.median([box_side(lm) for lm in images]))
+        return float(median([box_side(lm) for lm in images]))
 
     def _showed_gun(self) -> bool:
         """Whether the hand showed the gun before the squeeze (median p over up to 8 baseline
@@ -410,7 +411,7 @@ class ShotDetector:
                 self._networks.popleft()
         while self._raw[0][0] <= t - cfg.smooth:
             self._raw.popleft()
-        value = np.mean([v for _, v in self._raw], axis=0)
+        value = mean([v for _, v in self._raw])
         now = _extent(obs.world)
         quiet = (t, value, obs.world, image, now)
         squeeze = self._squeeze
@@ -512,8 +513,8 @@ class ShotDetector:
         """The smoothed index+middle curl's rise above its quiet median now (0: no baseline)."""
         if not self._quiet or not self._raw:
             return 0.0
-        value = float(np.mean([v for _, v in self._raw], axis=0).sum())
-        base = float(np.median([q[1].sum() for q in self._quiet]))
+        value = float(mean([v for _, v in self._raw]).sum())
+        base = float(median([q[1].sum() for q in self._quiet]))
         return max(0.0, value - base)
 
     def _judge(self, squeeze: _Squeeze, end: float) -> ShotEvent | None:
@@ -592,7 +593,7 @@ def step_noise(steps: Sequence[float], frames: int) -> float:
     """The noise (standard deviation) of a mean over ``frames`` frames, from the sizes of a
     signal's frame-to-frame steps, for independent per-frame noise: the median |step| is
     0.6745 · √2 σ."""
-    return float(np.median(steps)) / (0.6745 * np.sqrt(2)) / np.sqrt(frames)
+    return float(median(steps)) / (0.6745 * np.sqrt(2)) / np.sqrt(frames)
 
 
 def _correlation(curls: np.ndarray) -> float:

@@ -19,7 +19,6 @@ from mafiavision.vision.appearance import (
     LookConfig,
     PatchCutter,
     finger_patch,
-    median_patch,
     patch_change,
 )
 
@@ -183,12 +182,3 @@ def test_the_cutter_forgets_ended_tracks() -> None:
     assert set(cutter._shapes) == {(2, 5)}
     cutter.reset()
     assert not cutter._shapes
-
-
-@pytest.mark.parametrize("count", [1, 2, 5, 12, 39, 40])
-def test_the_median_patch_is_numpys_median(count: int) -> None:
-    rng = np.random.default_rng(count)
-    patches = [rng.uniform(0, 255, (ROWS, COLS)).astype(np.float32) for _ in range(count)]
-    expected = np.median(np.stack(patches), axis=0)
-    assert np.array_equal(median_patch(patches), expected)
-    assert median_patch(patches).dtype == np.float32

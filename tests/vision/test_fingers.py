@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,7 @@ from mafiavision.vision.fingers import (
     finger_features,
     finger_probabilities,
     fitted_thresholds,
+    joint_bends,
 )
 from mafiavision.vision.landmark_sequences import rotation
 from tests.vision.gesture_data import mediapipe_image, mediapipe_world
@@ -100,6 +102,21 @@ def test_states_do_not_change_when_the_camera_rolls(
     rolled_world, rolled_image = world @ turn.T, (image - image.mean(axis=0)) @ turn.T
     before = finger_probabilities(world, image) > 0.5
     np.testing.assert_array_equal(finger_probabilities(rolled_world, rolled_image) > 0.5, before)
+
+
+@pytest.mark.parametrize("name", ["victory", "thumb_up", "pointing_up", "fist"])
+def test_joint_bends_are_the_angles_between_consecutive_bones(handdata: Path, name: str) -> None:
+    world = mediapipe_world(handdata, name)
+    expected = []
+    for finger in range(5):
+        chain = world[[0, *range(1 + 4 * finger, 5 + 4 * finger)]]
+        bones = np.diff(chain, axis=0)
+        expected.append([
+            np.degrees(np.arctan2(np.linalg.norm(np.cross(a, b)), np.dot(a, b)))
+            for a, b in itertools.pairwise(bones)
+        ])
+    np.testing.assert_allclose(joint_bends(world), expected, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(curl(world), np.sum(expected, axis=1), rtol=0, atol=1e-9)
 
 
 def test_batched_equals_one_by_one(handdata: Path) -> None:
