@@ -30,9 +30,11 @@ How a member's shots become an observation (``Config`` holds every threshold):
   one of those decision thresholds.
 
 The group hits seat *k* when every living member's observation is a shot on *k*
-(the rules engine's ``resolve_hunt``); a miss that only missing shots, or members' second
-squeezes beside a shot on *k*, make while the others agree on *k* is asked about (an undetected
-squeeze, or a false second one, would turn it into a hit). Otherwise
+(the rules engine's ``resolve_hunt``); a miss that only missing shots, members' second
+squeezes beside a shot on *k*, or squeezes between numbers in the pause beside *k* make while the
+others agree on *k* is asked about (an undetected squeeze, or a false second one, would turn it
+into a hit; a squeeze late after *k*'s word or early before it is "on *k*" or "between" by the
+moderator's judgement, as the rule's evidence strip shows). Otherwise
 it is a miss, and each member gets a reason: ``no shot``, ``another number`` (a shot on a
 number other than the one most members agreed on; all of them when no number has a strict
 majority), ``between numbers``, ``two shots``, ``hand not seen``.
@@ -263,6 +265,16 @@ def locate(
     return _Located(None if between else w.seat, between, margin, w.confidence, None)
 
 
+def _beside(t: float, k: int, windows: Sequence[WindowLike]) -> bool:
+    """Whether time ``t`` lies in the pause beside number ``k``: in ``k``'s window (after its
+    word began) or in the window before it."""
+    ordered = sorted(windows, key=lambda w: w.start)
+    for i, w in enumerate(ordered):
+        if w.start <= t < w.end:
+            return w.seat == k or (i + 1 < len(ordered) and ordered[i + 1].seat == k)
+    return False
+
+
 def _finding(
     seat: int, shots: list[ShotLike], hunt: HuntInput, config: Config
 ) -> MemberFinding:
@@ -362,15 +374,21 @@ def judge_hunt(hunt: HuntInput, config: Config | None = None) -> HuntVerdict:
     # number the others agree on, makes turns into a hit if the squeeze was there but not
     # detected, or the second one was not a squeeze (the detector reports some, confidently):
     # the moderator looks.
+    # So does a squeeze between numbers in the pause beside that number (late after its word, or
+    # early before it): "on the number" or "between" is the moderator's judgement there.
     shooters = {f.target for f in findings if f.observation is ShotKind.SHOT}
     if hit is None and len(shooters) == 1:
         (k,) = shooters
         silent = [f.seat for f in findings if f.observation is ShotKind.NO_SHOT]
         doubled = [f.seat for f in findings if f.observation is ShotKind.MULTIPLE
                    and any(s.window_seat == k for s in f.shots)]
+        off = [f.seat for f in findings if f.observation is ShotKind.BETWEEN
+               and all(_beside(s.t, k, hunt.windows) for s in f.shots)]
         seen = ([f"no shot was seen from seat {', '.join(map(str, silent))}"] if silent else []
                 ) + ([f"seat {', '.join(map(str, doubled))} squeezed more than once"]
-                     if doubled else [])
+                     if doubled else []
+                ) + ([f"seat {', '.join(map(str, off))} squeezed between numbers beside {k}"]
+                     if off else [])
         if seen:
             questions += (f"the others shot on {k}; {'; '.join(seen)}: check the strip "
                           f"(a hit if each squeezed once on {k})",)

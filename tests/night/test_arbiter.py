@@ -60,7 +60,16 @@ HUNTS = [
     ("no majority: all another number", [shot(2, mid(1)), shot(5, mid(3)), shot(9, mid(4))],
      {}, None, [("shot", "another number (1)"), ("shot", "another number (3)"),
                 ("shot", "another number (4)")], False),
-    ("one between numbers", [shot(2, mid(7)), shot(5, mid(7)), shot(9, 16.95)], {}, None,
+    ("one between numbers beside the others' number asks: on 7 or between is a judgement",
+     [shot(2, mid(7)), shot(5, mid(7)), shot(9, 16.95)], {}, None,
+     [("shot", "shot on 7"), ("shot", "shot on 7"), ("between", "between numbers")],
+     True),
+    ("one between numbers early before the others' number asks",
+     [shot(2, mid(8)), shot(5, mid(8)), shot(9, 16.95)], {}, None,
+     [("shot", "shot on 8"), ("shot", "shot on 8"), ("between", "between numbers")],
+     True),
+    ("one between numbers far from the others' number is a plain miss",
+     [shot(2, mid(7)), shot(5, mid(7)), shot(9, 13.95)], {}, None,
      [("shot", "shot on 7"), ("shot", "shot on 7"), ("between", "between numbers")],
      False),
     ("one no shot asks: a hit if it was missed", [shot(2, mid(7)), shot(5, mid(7))], {}, None,
@@ -111,19 +120,19 @@ HUNTS = [
     # The pause rule's point: 0.37 of the 0.65 s from the word's end to the next onset, 16.64.
     ("shot just after the word counts", [shot(2, 16.45), shot(5, 16.5), shot(9, 16.42)],
      {"word_ends": WORD_ENDS}, 7, [("shot", "shot on 7")] * 3, False),
-    ("shot in the pause is between", [shot(2, 16.55), shot(5, 16.6), shot(9, 16.78)],
-     {"word_ends": WORD_ENDS}, None,
+    ("shot late in the pause is between, and asked",
+     [shot(2, 16.55), shot(5, 16.6), shot(9, 16.78)], {"word_ends": WORD_ENDS}, None,
      [("shot", "shot on 7"), ("shot", "shot on 7"), ("between", "between numbers")],
-     False),
+     True),
     ("shot at the pause threshold asks", [shot(2, 16.5), shot(5, 16.5), shot(9, 16.62)],
      {"word_ends": WORD_ENDS}, 7, [("shot", "shot on 7")] * 3, True),
     ("slow count: late in the word's own share of a long pause counts",
      [shot(2, 22.5), shot(5, 22.6), shot(9, 22.9)],
      {"windows": count(step=2.0), "word_ends": SLOW_ENDS}, 7, [("shot", "shot on 7")] * 3, False),
-    ("slow count: past the pause's share is between",
+    ("slow count: past the pause's share is between, and asked",
      [shot(2, 22.5), shot(5, 22.6), shot(9, 23.3)],
      {"windows": count(step=2.0), "word_ends": SLOW_ENDS}, None,
-     [("shot", "shot on 7"), ("shot", "shot on 7"), ("between", "between numbers")], False),
+     [("shot", "shot on 7"), ("shot", "shot on 7"), ("between", "between numbers")], True),
     ("pause rule never applies to the last number", [shot(2, 19.9), shot(5, 19.9),
                                                      shot(9, 19.9)],
      {"word_ends": WORD_ENDS}, 10, [("shot", "shot on 10")] * 3, False),
@@ -303,3 +312,12 @@ def test_unanimous_shot_on_a_seat_already_out_is_a_miss() -> None:
                                    {2: 1.0, 5: 1.0, 9: 1.0}, out=frozenset({4})))
     assert (verdict.hit, verdict.miss_reason) == (None, "target_out")
     assert [s.target for s in verdict.shots] == [4, 4, 4]
+
+
+def test_a_squeeze_beside_the_agreed_number_is_put_to_the_moderator() -> None:
+    verdict = judge_hunt(hunt([shot(2, mid(7)), shot(5, 16.95), shot(9, mid(7))]))
+    assert verdict.hit is None
+    assert verdict.questions == (
+        "the others shot on 7; seat 5 squeezed between numbers beside 7: check the strip "
+        "(a hit if each squeezed once on 7)",
+    )
