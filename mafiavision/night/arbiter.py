@@ -239,13 +239,12 @@ def locate(
     ordered = sorted(windows, key=lambda w: w.start)
     if not ordered:
         return _Located(None, True, 0.0, 0.0, f"no number windows: a shot at {t:.2f} s")
-    inside = [i for i, w in enumerate(ordered) if w.start <= t < w.end]
-    if not inside:
+    i = _inside(t, ordered)
+    if i is None:
         return _Located(
             None, True, 0.0, 0.0, f"a shot at {t:.2f} s lies outside the count "
             f"({ordered[0].start:.2f}–{ordered[-1].end:.2f} s)"
         )
-    i = inside[0]
     w = ordered[i]
     # Decision thresholds near t: the edges of the between-gap around each boundary between two
     # consecutive windows (it ends where the next number's word begins, if that comes first),
@@ -265,14 +264,17 @@ def locate(
     return _Located(None if between else w.seat, between, margin, w.confidence, None)
 
 
+def _inside(t: float, ordered: Sequence[WindowLike]) -> int | None:
+    """The index of the window (of ``ordered``, sorted by start) that holds ``t`` (None: none)."""
+    return next((i for i, w in enumerate(ordered) if w.start <= t < w.end), None)
+
+
 def _beside(t: float, k: int, windows: Sequence[WindowLike]) -> bool:
     """Whether time ``t`` lies in the pause beside number ``k``: in ``k``'s window (after its
     word began) or in the window before it."""
     ordered = sorted(windows, key=lambda w: w.start)
-    for i, w in enumerate(ordered):
-        if w.start <= t < w.end:
-            return w.seat == k or (i + 1 < len(ordered) and ordered[i + 1].seat == k)
-    return False
+    i = _inside(t, ordered)
+    return i is not None and k in {w.seat for w in ordered[i: i + 2]}
 
 
 def _finding(

@@ -94,11 +94,16 @@ FEATURE_NAMES: dict[str, tuple[str, ...]] = {
 }
 
 
-def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Cross product along the last axis (np.cross has a large per-call overhead)."""
+def _cross_parts(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The x, y, z components of the cross product along the last axis."""
     ax, ay, az = a[..., 0], a[..., 1], a[..., 2]
     bx, by, bz = b[..., 0], b[..., 1], b[..., 2]
-    return np.stack([ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx], axis=-1)
+    return ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cross product along the last axis (np.cross has a large per-call overhead)."""
+    return np.stack(_cross_parts(a, b), axis=-1)
 
 
 def _clip(a: np.ndarray, low: float, high: float) -> np.ndarray:
@@ -112,11 +117,10 @@ def _norm(a: np.ndarray) -> np.ndarray:
 
 def _angle(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Angle in degrees between vectors a and b along the last axis."""
-    ax, ay, az = a[..., 0], a[..., 1], a[..., 2]
-    bx, by, bz = b[..., 0], b[..., 1], b[..., 2]
-    cx, cy, cz = ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx
+    cx, cy, cz = _cross_parts(a, b)
     cross = np.sqrt((cx * cx + cz * cz) + cy * cy)  # the order np.einsum sums in (as _norm)
-    return np.degrees(np.arctan2(cross, ax * bx + ay * by + az * bz))  # stable near 0° and 180°
+    dot = a[..., 0] * b[..., 0] + a[..., 1] * b[..., 1] + a[..., 2] * b[..., 2]
+    return np.degrees(np.arctan2(cross, dot))  # stable near 0° and 180°
 
 
 def joint_bends(world: np.ndarray) -> np.ndarray:
