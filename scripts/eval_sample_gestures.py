@@ -202,7 +202,8 @@ def evaluate(
                 )
         false = [(s, e) for s in seats for e in shot_events[s] if (s, e.t) not in used]
         for s, e in false:
-            details.append(f"{name}: false shot seat {s} at {e.t:.2f} (depth {e.depth:.0f}°)")
+            details.append(
+                f"{name}: false shot seat {s} at {e.t:.2f} ({e.source}, depth {e.depth:.0f}°)")
         motion = 0.0
         for h in truth["hands"]:
             span = max(0.0, h["gone"] - h["appear"])

@@ -120,7 +120,8 @@ def run_video(args: argparse.Namespace) -> int:
                 )
             elif hasattr(e, "depth"):
                 found[seat]["shots"].append(
-                    {"t": e.t, "duration": e.duration, "depth": e.depth, "confidence": e.confidence}
+                    {"t": e.t, "duration": e.duration, "depth": e.depth,
+                     "confidence": e.confidence, "source": e.source}
                 )
             else:
                 found[seat]["raised_hand"].append(

@@ -89,7 +89,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
+from typing import Literal, Protocol, TypeVar
 
 import numpy as np
 
@@ -161,6 +161,9 @@ class ShotEvent:
     duration: float  # from the start of the squeeze to its release, seconds
     depth: float  # degrees of summed index+middle bend above baseline at the deepest point
     confidence: float  # 0..1
+    #: which signal found it: the joints' angles, or the fingers' look (its ``depth`` is then
+    #: the joints' largest rise during it, often near 0)
+    source: Literal["joints", "look"] = "joints"
 
 
 @dataclass(frozen=True)
@@ -501,7 +504,7 @@ class ShotDetector:
             self._look_times.append(squeeze.peak_t)
             confidence = squeeze.peak / (squeeze.peak + squeeze.on)
             done.append(ShotEvent(self.seat, squeeze.peak_t, squeeze.end - squeeze.start,
-                                  depth, confidence))
+                                  depth, confidence, "look"))
         return done
 
     def _near_shot(self, start: float, end: float, times: Sequence[float]) -> bool:

@@ -138,6 +138,9 @@ def test_video_shots_per_seat_on_a_sample_clip() -> None:
     result = json.loads(proc.stdout)
     assert [s["seat"] for s in result["seats"]] == list(range(1, truth["seats"] + 1))
     shots = {s["seat"]: [e["t"] for e in s["shots"]] for s in result["seats"]}
+    events = [e for s in result["seats"] for e in s["shots"]]
+    assert all(set(e) == {"t", "duration", "depth", "confidence", "source"}
+               and e["source"] in ("joints", "look") for e in events), events
     true_shots = [(g["seat"], g["peak"]) for g in truth["gestures"] if g["kind"] == "shot"]
     found = sum(any(abs(t - peak) <= 0.3 for t in shots[seat]) for seat, peak in true_shots)
     assert found >= 2, (shots, true_shots)  # measured: 3 of 3 (lite alone: 3 of 3 too)

@@ -595,6 +595,8 @@ def test_a_still_raised_gun_on_recorded_landmarks_does_not_shoot(
         events, peaks = replay_cut(cut, config)
         found = [p for p in peaks if any(abs(e.t - p) <= 0.3 for e in events)]
         assert len(found) == len(peaks), (CUTS[cut], events)
+        # these cuts carry no finger patches: every shot is the joints'
+        assert {e.source for e in events} <= {"joints"}, events
         assert len(events) - len(peaks) == extra, (CUTS[cut], config.folded_p, events)
 
 
@@ -641,3 +643,4 @@ def test_the_fingers_look_finds_a_back_of_hand_squeeze_the_joints_miss(
     events, peaks = replay_cut(cut, config, LOOKED)
     hits = [e for e in events if any(abs(e.t - p) <= 0.3 for p in peaks)]
     assert (len(hits), len(events) - len(hits)) == (found, false), (LOOK_CUTS[cut], events)
+    assert all(e.source == "look" for e in hits), hits
