@@ -378,8 +378,7 @@ class ShotDetector:
         images = [q[3] for q in picks]
         landmarks = None if any(lm is None for lm in images) else np.stack(images)
         p = np.median(finger_probabilities(worlds, landmarks), axis=0)
-        floor = 0.5 if landmarks is None else self.config.open_floor
-        return bool(p[1] > 0.5 and p[2] > 0.5 and min(p[3], p[4]) < floor)
+        return shows_gun(p, 0.5 if landmarks is None else self.config.open_floor)
 
     def update(self, obs: HasWorld | None, t: float) -> list[ShotEvent]:
         """Feed the seat's hand at time ``t`` (None: no hand seen); returns the shots completed."""
@@ -576,6 +575,15 @@ class ShotDetector:
         highest = np.max([np.mean([v for u, v in during if t - cfg.smooth < u <= t], axis=0)
                           for t, _ in during], axis=0)
         return bool(np.all(highest > baseline))
+
+
+def shows_gun(p: np.ndarray, open_floor: float) -> bool:
+    """Whether finger probabilities ``p`` (thumb…pinky, extended) show the gun as the shot
+    detector reads it before a squeeze: index and middle extended, ring and pinky not both at
+    least ``open_floor`` (an open hand). Looser than the pose's gun
+    (:func:`mafiavision.vision.gestures.classify_probabilities`), which wants ring and pinky
+    surely folded: seen from the back they read half bent."""
+    return bool(p[1] > 0.5 and p[2] > 0.5 and min(p[3], p[4]) < open_floor)
 
 
 def _fingers_folded(squeeze: _Squeeze, cfg: ShotConfig) -> bool:

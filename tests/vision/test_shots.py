@@ -32,6 +32,7 @@ from mafiavision.vision.shots import (
     ShotEvent,
     _Squeeze,
     continuing_hand,
+    shows_gun,
     step_noise,
 )
 from tests.vision.gesture_data import mediapipe_world, real_photo_hands
@@ -644,3 +645,24 @@ def test_the_fingers_look_finds_a_back_of_hand_squeeze_the_joints_miss(
     hits = [e for e in events if any(abs(e.t - p) <= 0.3 for p in peaks)]
     assert (len(hits), len(events) - len(hits)) == (found, false), (LOOK_CUTS[cut], events)
     assert all(e.source == "look" for e in hits), hits
+
+
+@pytest.mark.parametrize(
+    ("p", "open_floor", "gun"),
+    [
+        ((0.1, 0.97, 0.96, 0.03, 0.02), 0.93, True),  # the gun, palm side
+        ((0.1, 0.97, 0.96, 0.80, 0.60), 0.93, True),  # back of the hand: ring, pinky half bent
+        ((0.9, 0.97, 0.96, 0.30, 0.20), 0.93, True),  # the thumb is free
+        ((0.9, 0.98, 0.97, 0.95, 0.96), 0.93, False),  # an open hand
+        ((0.1, 0.98, 0.97, 0.95, 0.96), 0.93, False),  # four fingers
+        ((0.1, 0.98, 0.97, 0.95, 0.96), 0.5, False),  # world landmarks only: a plainer floor
+        ((0.1, 0.98, 0.97, 0.60, 0.20), 0.5, True),
+        ((0.1, 0.98, 0.10, 0.10, 0.10), 0.93, False),  # one finger
+        ((0.1, 0.40, 0.96, 0.70, 0.10), 0.93, False),  # the index not extended
+        ((0.05, 0.05, 0.05, 0.05, 0.05), 0.93, False),  # a fist
+    ],
+)
+def test_shows_gun_reads_the_gun_the_detector_waits_for(
+    p: tuple[float, ...], open_floor: float, gun: bool
+) -> None:
+    assert shows_gun(np.array(p), open_floor) == gun
