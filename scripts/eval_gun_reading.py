@@ -2,10 +2,10 @@
 
 On recorded landmarks of rendered nights (``scripts/eval_sample_gestures.py --cache DIR``, which
 records them), every fresh frame of a seat's hand (the hand :func:`continuing_hand` picks) is read
-two ways: the pose of :func:`classify_hand` (what the analysis' hunt finder holds as the gun) and
-:func:`mafiavision.vision.shots.shows_gun` (what the shot detector waits for before a squeeze),
-from the same reading the detector takes (:func:`shot_reading`: both networks' mean with
-``lite+full``). Frames are grouped by what the truth says the hand does: a hunt member in the
+two ways: the pose of :func:`classify_hand` and the shot detector's gun check
+(:func:`mafiavision.analysis.seats.checks_gun`: :func:`mafiavision.vision.shots.shows_gun` on the
+reading the detector takes, both networks' mean with ``lite+full``), the two the hunt finder now
+holds as the gun. Frames are grouped by what the truth says the hand does: a hunt member in the
 2.5 s before its shot's deepest point (by its view, palm or back), a civilian's moving hand, a
 leader's check.
 
@@ -29,9 +29,9 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from eval_sample_gestures import _by_time, _seen  # noqa: E402
 
-from mafiavision.vision.fingers import finger_probabilities  # noqa: E402
+from mafiavision.analysis.seats import checks_gun  # noqa: E402
 from mafiavision.vision.gestures import classify_hand  # noqa: E402
-from mafiavision.vision.shots import ShotConfig, continuing_hand, shot_reading, shows_gun  # noqa: E402
+from mafiavision.vision.shots import ShotConfig, continuing_hand  # noqa: E402
 
 #: A hunt member's frames: this long before its shot's deepest point.
 BEFORE = 2.5
@@ -65,11 +65,9 @@ def read_clip(clip: Path, cache: Path, model: str, tally: defaultdict[str, Count
                                          seat, float(t)), None)
             if hand is None or hand.held:
                 continue
-            reading = shot_reading(hand) or hand
-            p = finger_probabilities(reading.world, reading.landmarks)
             tally[kind].update(frames=1,
                                pose=classify_hand(hand.world, hand.landmarks).pose == "gun",
-                               check=shows_gun(p, floor))
+                               check=checks_gun(hand, floor))
 
 
 def main() -> None:

@@ -13,6 +13,7 @@ from mafiavision.vision.gestures import classify_hand
 from mafiavision.vision.hands import HandObservation
 from mafiavision.vision.numbers import NumberEvent, NumberReader
 from mafiavision.vision.shots import (
+    HasWorld,
     ShotDetector,
     ShotEvent,
     continuing_hand,
@@ -27,7 +28,7 @@ def bend(world: np.ndarray) -> float:
     return float(c[1] + c[2])
 
 
-def checks_gun(hand: HandObservation, open_floor: float) -> bool:
+def checks_gun(hand: HasWorld, open_floor: float) -> bool:
     """Whether the shot detector's gun check passes on ``hand`` (:func:`shows_gun` on the
     reading the detector takes, :func:`shot_reading`; lite's own where the second network did
     not see the hand fresh). Seen from the back, a gun's ring and pinky read half bent, so the
