@@ -15,7 +15,9 @@ its largest excursions start squeezes, and squeeze frames never reach the quiet 
 rejected squeeze left the threshold where the next noise spike crosses it again (session 8: the
 false shots of the seen validation sets came in bursts on dim, noisy hands, whose raw steps were
 a median 18° against 2° before true shots). A slow drift is followed by the baseline; a hand that
-changes pose for good is re-baselined after ``max_duration``.
+changes pose for good is re-baselined after ``max_duration`` on the last ``held`` seconds of that
+pose, at once (a hand settling as it is raised bends its curls for good; a squeeze may follow
+right after), with its noise history and the fingers' look carrying on.
 
 A squeeze starts when the hand showed the gun over the baseline (the finger models of
 :mod:`fingers`, median over the window: index and middle extended, and not ring and pinky both
@@ -224,6 +226,8 @@ class ShotConfig:
     coherent_corr: float = 0.85
     coherent_balance: float = 0.8
     coherent_depth: float = 1.3
+    #: A squeeze held past ``max_duration`` re-baselines on its last this many seconds.
+    held: float = 0.6
     #: The fingers' look (:mod:`mafiavision.vision.appearance`), read where observations carry
     #: a finger ``patch``; None: joint angles only.
     look: LookConfig | None = field(default_factory=LookConfig)
@@ -257,6 +261,10 @@ class _Squeeze:
     #: the two lowest mean p(extended) of index and middle over the squeeze's frames
     low: list[float] = field(default_factory=list)
     curls: list[np.ndarray] = field(default_factory=list)  # raw index, middle curl per frame
+    #: the squeeze's frames as the baseline would hold them (time, smoothed curls, world and
+    #: image landmarks, extent): the new pose's baseline if it is held for good
+    frames: list[tuple[float, np.ndarray, np.ndarray, np.ndarray | None, float]] = field(
+        default_factory=list)
 
     def see(self, frame: _Frame) -> None:
         """Add one frame of the squeeze to its evidence."""
@@ -333,6 +341,15 @@ class ShotDetector:
         self._reopened = True
         self._look.reset()
         self._look_waiting = []
+
+    def _hold(self, squeeze: _Squeeze, t: float) -> None:
+        """A squeeze held past ``max_duration`` is a new pose, not a shot: its last ``held``
+        seconds become the baseline at once, so a squeeze right after it can start. The noise
+        history and the fingers' look (its own signal and baseline) carry on; only a hand
+        leaving view restarts them."""
+        self._squeeze = None
+        self._quiet = deque(q for q in squeeze.frames if q[0] >= t - self.config.held)
+        self._ended = self._quiet[0][0]
 
     def _baseline(self) -> tuple[np.ndarray, float, float]:
         """Baseline per finger, the index+middle threshold and the per-finger minimum rise."""
@@ -444,6 +461,7 @@ class ShotDetector:
         rise = value - squeeze.baseline
         total = float(rise[0] + rise[1])
         squeeze.see(_Frame.of(obs, raw))
+        squeeze.frames.append(quiet)
         squeeze.most = np.maximum(squeeze.most, rise)
         if now < squeeze.least:
             squeeze.least, squeeze.regained = now, 0.0
@@ -452,7 +470,7 @@ class ShotDetector:
         if total > squeeze.peak:
             squeeze.peak, squeeze.peak_t = total, t
         if t - squeeze.start > cfg.max_duration:
-            self._restart()  # a new pose held for good: re-baseline there
+            self._hold(squeeze, t)  # a new pose held for good: re-baseline there
             return done
         if total > cfg.release_frac * squeeze.peak:
             return done

@@ -308,18 +308,37 @@ def test_reset_forgets_a_squeeze_in_progress(hands: dict[str, np.ndarray]) -> No
     assert len(run(frames)) == 1  # the same frames without the reset: one shot
 
 
+@pytest.mark.parametrize(
+    ("squeeze", "release", "shot"),
+    [
+        (4.5, None, 4.675),  # long after the new pose set in
+        # 1.2 s after the new pose set in (max_duration): right after the held squeeze ends
+        (2.4, None, 2.575),
+        (2.5, None, 2.675),
+        (None, 3.0, None),  # the new pose given up again, back to the gun: no shot
+    ],
+)
+@pytest.mark.parametrize("seed", range(2))
 def test_a_shot_after_a_new_pose_is_measured_from_the_new_baseline(
-    hands: dict[str, np.ndarray],
+    hands: dict[str, np.ndarray], squeeze: float | None, release: float | None,
+    shot: float | None, seed: int,
 ) -> None:
+    """Fingers half bent at 1.0 s and held: a "squeeze" held past max_duration, which is a new
+    pose. Its last frames are the new baseline at once (``ShotConfig.held``), so a squeeze just
+    after it is measured from there; before session 16 the detector restarted and needed a
+    fresh baseline first (it missed the squeezes at 2.4 and 2.5 s)."""
     gun, fist = hands["victory"], hands["fist"]
-    half = lambda t: 0.3 * np.clip((t - 1.0) / 0.3, 0, 1)  # noqa: E731  fingers half bent, held
-    spec = SequenceSpec(
-        6.0,
-        index=lambda t: half(t) + 0.6 * bump(t, 4.5, 0.35),
-        middle=lambda t: half(t) + 0.6 * bump(t, 4.5, 0.35),
-    )
-    events = run(build(spec, gun, fist, np.random.default_rng(11)))
-    assert len(events) == 1 and abs(events[0].t - 4.675) <= 0.2
+    end = release if release is not None else 99.0
+    half = lambda t: 0.3 * np.clip((t - 1.0) / 0.3, 0, 1) * (t < end)  # noqa: E731
+    pulse = (lambda t: 0.6 * bump(t, squeeze, 0.35)) if squeeze is not None else (
+        lambda t: 0.0 * t)
+    spec = SequenceSpec(6.0, index=lambda t: half(t) + pulse(t),
+                        middle=lambda t: half(t) + pulse(t))
+    events = run(build(spec, gun, fist, np.random.default_rng(11 + seed)))
+    if shot is None:
+        assert events == []
+    else:
+        assert len(events) == 1 and abs(events[0].t - shot) <= 0.2, events
 
 
 def record_lite(name: str) -> tuple[dict, dict[int, list]]:
