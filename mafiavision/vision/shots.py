@@ -242,6 +242,11 @@ _MIN_STEPS = 5
 _CLOCK_EPS = 1e-6
 
 
+#: One frame of a hand's baseline: time, smoothed index and middle curls, world and image
+#: landmarks (None: none), the hand's extent across the camera (:func:`_extent`).
+_BaselineFrame = tuple[float, np.ndarray, np.ndarray, np.ndarray | None, float]
+
+
 @dataclass
 class _Squeeze:
     start: float
@@ -261,10 +266,9 @@ class _Squeeze:
     #: the two lowest mean p(extended) of index and middle over the squeeze's frames
     low: list[float] = field(default_factory=list)
     curls: list[np.ndarray] = field(default_factory=list)  # raw index, middle curl per frame
-    #: the squeeze's frames as the baseline would hold them (time, smoothed curls, world and
-    #: image landmarks, extent): the new pose's baseline if it is held for good
-    frames: list[tuple[float, np.ndarray, np.ndarray, np.ndarray | None, float]] = field(
-        default_factory=list)
+    #: the squeeze's frames as the baseline would hold them: the new pose's baseline if it is
+    #: held for good
+    frames: list[_BaselineFrame] = field(default_factory=list)
 
     def see(self, frame: _Frame) -> None:
         """Add one frame of the squeeze to its evidence."""
@@ -304,10 +308,7 @@ class ShotDetector:
         self._steps: deque[tuple[float, float]] = deque()
         #: time, each network's index+middle curl, over every fresh frame read by two networks
         self._networks: deque[tuple[float, np.ndarray]] = deque()
-        # the baseline's quiet frames: time, smoothed curls, world and image landmarks, extent
-        self._quiet: deque[tuple[float, np.ndarray, np.ndarray, np.ndarray | None, float]] = (
-            deque()
-        )
+        self._quiet: deque[_BaselineFrame] = deque()  # the baseline's quiet frames
         self._squeeze: _Squeeze | None = None
         self._pending: ShotEvent | None = None  # released; confirmed once the hand stayed
         self._released = 0.0
