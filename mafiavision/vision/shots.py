@@ -233,6 +233,13 @@ class ShotConfig:
     look: LookConfig | None = field(default_factory=LookConfig)
     #: A squeeze of the look and a shot of the joints within this many seconds are one squeeze.
     same: float = 0.3
+    #: A squeeze of the look is a shot only if the joints' index+middle curl (mean over
+    #: ``smooth``) rose at least this many degrees above its quiet median during it: half the
+    #: joints' own floor ``min_depth``. Seen from the back of the hand the joints bend too
+    #: little for a shot of their own, but they do bend; a still gun whose pixels change (a
+    #: hand moving beside it, the light, the network's misplaced knuckles) does not bend them.
+    #: Chosen on the seen validation sets 13-19 and the samples (docs/accuracy.md, "Session 19").
+    look_rise: float = 10.0
 
 
 #: The frame-to-frame noise estimate needs this many steps (fewer: the quiet frames' spread alone).
@@ -506,7 +513,7 @@ class ShotDetector:
             self._look_depth = self._joint_rise()
         elif self._look.squeeze is not None or ended is not None:
             self._look_depth = max(self._look_depth, self._joint_rise())
-        if ended is not None and self._look_gun:
+        if ended is not None and self._look_gun and self._look_depth >= cfg.look_rise:
             self._look_waiting.append((ended, self._look_depth))
         done = []
         for waiting in list(self._look_waiting):
