@@ -72,16 +72,18 @@ a :class:`ShotEvent` only if
 A second signal, where observations carry a finger ``patch`` (the trackers cut one per fresh
 hand: :mod:`mafiavision.vision.appearance`): the fingers' look. Seen from the back, a squeeze
 folds index and middle away from the camera and the landmark networks keep reading them
-extended (their curls do not rise; every shot missed on validation sets 10 and 11 was one). The
+extended (their curls rise too little; every shot missed on validation sets 10 and 11 was one). The
 pixels above the knuckles do change, and :class:`~mafiavision.vision.appearance.FingerLook`
 finds a rise and fall of that change against the hand's own baseline and noise. Such a squeeze
 of a hand that showed the gun when it started becomes a shot only if no shot of the joints lies
 within ``same`` seconds of it (a joints' squeeze in progress decides first), so a squeeze both
-signals see is one shot, and the joints' shots are unchanged by it.
+signals see is one shot, and the joints' shots are unchanged by it; and only if the joints' curl
+rose at least ``look_rise`` during it (a still gun whose pixels change beside a moving hand, or
+in a changing light, leaves the joints flat).
 
 Depth is the peak rise (degrees of summed index+middle bend above baseline), so it is small when
 the camera sees the back of the hand (for a shot of the look: the joints' largest rise during
-it, often near 0); the threshold adapts to each hand's own noise. Confidence
+it, at least ``look_rise``); the threshold adapts to each hand's own noise. Confidence
 = depth/(depth + on) × min(1, balance ratio / 0.5): 0.5 at the threshold, → 1 for a deep,
 two-finger squeeze.
 """
@@ -164,7 +166,7 @@ class ShotEvent:
     depth: float  # degrees of summed index+middle bend above baseline at the deepest point
     confidence: float  # 0..1
     #: which signal found it: the joints' angles, or the fingers' look (its ``depth`` is then
-    #: the joints' largest rise during it, often near 0)
+    #: the joints' largest rise during it, at least ``ShotConfig.look_rise``)
     source: Literal["joints", "look"] = "joints"
 
 
@@ -238,7 +240,8 @@ class ShotConfig:
     #: joints' own floor ``min_depth``. Seen from the back of the hand the joints bend too
     #: little for a shot of their own, but they do bend; a still gun whose pixels change (a
     #: hand moving beside it, the light, the network's misplaced knuckles) does not bend them.
-    #: Chosen on the seen validation sets 13-19 and the samples (docs/accuracy.md, "Session 19").
+    #: Chosen on the seen validation sets 13-19 and the samples, validated on the unseen set 20
+    #: (docs/accuracy.md, "Session 19" and "Shots on the twentieth validation set").
     look_rise: float = 10.0
 
 
