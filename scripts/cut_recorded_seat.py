@@ -33,7 +33,9 @@ def cut(data: dict[str, np.ndarray], seat: int, start: float, end: float,
         "held": data["held"][rows],
         "track": data["track"][rows],
         "score": data["score"][rows].astype(np.float32),
-        "patch": np.where(np.isnan(patch), 0, np.clip(np.round(patch), 0, 255)).astype(np.uint8),
+        "patch": np.where(fresh[:, None, None], np.clip(np.round(patch), 0, 255), 0).astype(
+            np.uint8
+        ),
         "fresh": fresh,
         "peaks": np.asarray(peaks, np.float64),
     }

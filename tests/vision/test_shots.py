@@ -642,8 +642,8 @@ def test_step_noise_recovers_the_noise_of_a_mean(sigma: float, frames: int) -> N
 
 LOOKED = Path(__file__).parent / "data" / "recorded_look_seats.npz"
 #: Cuts of recorded_look_seats.npz: real lite landmarks and the tracker's finger patches (rounded
-#: to 8 bits) of one seat of the rendered validation-set-11 clip v11_romanian_holdgun_dim_en
-#: (854×480, 20 fps, a dim noisy room), 2.0–15.5 s, and what it shows.
+#: to 8 bits) of one seat each, and what they show. Cuts 0 and 1: the rendered validation-set-11
+#: clip v11_romanian_holdgun_dim_en (854×480, 20 fps, a dim noisy room), 2.0–15.5 s.
 LOOK_CUTS = {
     0: "seat 5, back of the hand: one squeeze at 3.75 s, then the gun held still for 10 s",
     1: "seat 8, palm side: the gun raised and held still, never squeezed",
