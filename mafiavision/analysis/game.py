@@ -288,20 +288,31 @@ class _Observed:
                 and (self.seat is None or step.seats == (self.seat,)))
 
 
-def answer_checks(rules: RuleSet, deal: GameDeal, checks: list[CheckRecord]) -> list[CheckRecord]:
-    """The checks with each leader's role and the moderator's true answer, from the deal (a
-    seat whose card is not a checking leader gets its role and no answer)."""
+def answer_checks(rules: RuleSet, deal: GameDeal, checks: list[CheckRecord]
+                  ) -> tuple[list[CheckRecord], list[str]]:
+    """(checks, warnings): the checks with each leader's role and the moderator's true answer,
+    from the deal. A number found at a seat whose card is not a checking leader is not a check
+    (a civilian's open hand moving while the Sheriff checks reads as 5): it becomes a warning
+    with its time, for the moderator to look at, and the checks are numbered again. Checks given
+    by hand (``--checks``) stay, with their role and no answer."""
     roles = deal.roles
-    out = []
+    out: list[CheckRecord] = []
+    warnings: list[str] = []
     for c in checks:
         role = roles[c.seat - 1] if c.seat <= len(roles) else None
         team = rules.team_of(role) if role is not None else None
+        leader = team is not None and role == team.leader and bool(team.leader_finds)
+        if not leader and c.origin == "found":
+            shown = "an unreadable number" if c.value is None else str(c.value)
+            warnings.append(f"seat {c.seat} ({role} by the deal) showed {shown} at "
+                            f"{c.start:.1f}–{c.end:.1f} s, outside the hunts: not a check (only "
+                            "a leader who checks does)")
+            continue
         answer = None
-        if (team is not None and role == team.leader and team.leader_finds
-                and c.value is not None and 1 <= c.value <= len(roles)):
+        if leader and c.value is not None and 1 <= c.value <= len(roles):
             answer = roles[c.value - 1] in team.leader_finds
-        out.append(c.model_copy(update={"role": role, "answer": answer}))
-    return out
+        out.append(c.model_copy(update={"index": len(out) + 1, "role": role, "answer": answer}))
+    return out, warnings
 
 
 def _observed(rules: RuleSet, deal: GameDeal, source: Path, hunts: list[HuntRecord],

@@ -310,7 +310,8 @@ def analyze(recording: Path, table_path: Path, rules: str, out: Path,
         checks, record_warnings, record_info = write_record(record, recording, header, entries,
                                                             hunts, checks)
     elif deal is not None:
-        checks = answer_checks(ruleset, deal, checks)
+        checks, strays = answer_checks(ruleset, deal, checks)
+        warnings.extend(strays)
         record_warnings, record_info = record_from_deal(record, recording, ruleset, deal, hunts,
                                                         checks, orders, leaders)
     else:

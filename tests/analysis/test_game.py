@@ -222,3 +222,40 @@ def test_a_hunt_against_the_deal(batch_run: BatchRun, tmp_path, roles, shots, no
     else:
         assert {s.seat: str(s.kind) for s in hunts[0].shots} == shots
         assert game.state.misses == (("mafia", 1),) and info.observed == 1
+
+
+KHARKIV_DEAL = ("don", "mafia", "sheriff", "civilian", "civilian", "mafia",
+                "civilian", "civilian", "civilian", "civilian")
+
+
+@pytest.mark.parametrize(
+    ("found", "kept", "strays"),
+    [
+        # the Sheriff checks while civilian 5's open hand moves: only the Sheriff's is a check
+        ([(3, 6, "found"), (5, 5, "found")], [(1, 3, "sheriff", 6, True)],
+         ["seat 5 (civilian by the deal) showed 5 at"]),
+        # a mafia member's number and an unreadable civilian's: neither is a check; the Don's is
+        # numbered 1 again
+        ([(2, 4, "found"), (4, None, "found"), (1, 3, "found")], [(1, 1, "don", 3, True)],
+         ["seat 2 (mafia by the deal) showed 4 at", "seat 4 (civilian by the deal) showed an "
+          "unreadable number at"]),
+        # a check given by hand (--checks) stays, whoever the seat is, with no answer
+        ([(7, 2, "given")], [(1, 7, "civilian", 2, None)], []),
+        # a leader's number out of the seats' range: still his check, no answer
+        ([(1, 11, "found")], [(1, 1, "don", 11, None)], []),
+    ],
+)
+def test_with_the_deal_only_leaders_check(found, kept, strays) -> None:
+    from mafiavision.analysis.deal import GameDeal
+    from mafiavision.analysis.events import CheckRecord
+    from mafiavision.analysis.game import answer_checks
+
+    checks = [CheckRecord(index=i, start=10.0 * i, end=10.0 * i + 2, origin=origin, seat=seat,
+                          value=value, confidence=0.9, question="?", doubts=[])
+              for i, (seat, value, origin) in enumerate(found, 1)]
+    deal = GameDeal(roles=KHARKIV_DEAL, nicknames={}, origin="test")
+    out, warnings = answer_checks(load_rules("kharkiv"), deal, checks)
+    assert [(c.index, c.seat, c.role, c.value, c.answer) for c in out] == kept
+    assert len(warnings) == len(strays)
+    assert all(w.startswith(s) and w.endswith("not a check (only a leader who checks does)")
+               for w, s in zip(warnings, strays, strict=True))
