@@ -9,7 +9,7 @@ import numpy as np
 
 from mafiavision.analysis.timeline import TimelineBuilder
 from mafiavision.vision.fingers import curl, finger_probabilities
-from mafiavision.vision.gestures import classify_hand
+from mafiavision.vision.gestures import PoseResult, classify_hand
 from mafiavision.vision.hands import HandObservation
 from mafiavision.vision.numbers import NumberEvent, NumberReader
 from mafiavision.vision.shots import (
@@ -28,14 +28,18 @@ def bend(world: np.ndarray) -> float:
     return float(c[1] + c[2])
 
 
-def checks_gun(hand: HasWorld, open_floor: float) -> bool:
+def checks_gun(hand: HasWorld, open_floor: float, pose: PoseResult | None = None) -> bool:
     """Whether the shot detector's gun check passes on ``hand`` (:func:`shows_gun` on the
     reading the detector takes, :func:`shot_reading`; lite's own where the second network did
     not see the hand fresh). Seen from the back, a gun's ring and pinky read half bent, so the
     pose calls it a count of 3 or 4; the detector's check does not (scripts/eval_gun_reading.py:
     back-of-hand hunt members before their shots, sets 13–16 and the samples, lite+full, 40 % of
-    frames the pose's gun, 89 % the check's; civilians' moving hands 0 % and 1 %)."""
+    frames the pose's gun, 89 % the check's; civilians' moving hands 0 % and 1 %). ``pose``: the
+    pose already read from ``hand`` itself, whose finger probabilities are reused when the
+    detector reads the hand as it is (one network)."""
     reading = shot_reading(hand) or hand
+    if pose is not None and reading is hand and pose.probabilities:
+        return shows_gun(np.asarray(pose.probabilities), open_floor)
     return shows_gun(finger_probabilities(reading.world, reading.landmarks), open_floor)
 
 
@@ -65,7 +69,8 @@ class SeatStages:
                 continue
             detector = self.shot_detectors[seat]
             pose = poses[0].pose
-            if pose != "gun" and checks_gun(best, detector.config.open_floor):
+            if pose != "gun" and checks_gun(best, detector.config.open_floor,
+                                            poses[0] if best is seen[0] else None):
                 pose = "gun"  # the hunt finder holds what the shot detector waits for
             timeline.add(seat, t, pose, poses[0].count, bend(best.world))
             if pose == "gun":

@@ -49,3 +49,23 @@ def test_the_gun_check_holds_every_frame_the_pose_reads_the_gun(cut: int) -> Non
     check = np.array([checks_gun(_Hand(1, w, lm), FLOOR) for w, lm in hands])
     assert not np.any(pose & ~check)
     assert check.sum() >= pose.sum() > 0
+
+
+@pytest.mark.parametrize("cut", [0, 1, 2, 3])
+def test_the_gun_check_reuses_the_poses_reading(cut: int,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Given the pose already read from the same hand (one network), the check takes its finger
+    probabilities instead of reading them again, and says the same every frame."""
+    import mafiavision.analysis.seats as seats
+
+    with np.load(RECORDED) as f:
+        hands = [_Hand(1, w.astype(np.float64), lm.astype(np.float64))
+                 for w, lm in zip(f[f"{cut}_world"], f[f"{cut}_landmarks"], strict=True)]
+    poses = [classify_hand(h.world, h.landmarks) for h in hands]
+    again = [checks_gun(h, FLOOR) for h in hands]
+    calls = []
+    read = seats.finger_probabilities
+    monkeypatch.setattr(seats, "finger_probabilities", lambda *a: calls.append(1) or read(*a))
+    reused = [checks_gun(h, FLOOR, pose) for h, pose in zip(hands, poses, strict=True)]
+    assert reused == again and any(again)
+    assert calls == []
