@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from mafiavision.errors import InputError, MissingInputError
 from mafiavision.rules.rulesets import load_rules
@@ -50,6 +50,13 @@ class VideoSpec(Strict):
     noise: float = Field(1.5, ge=0.0, le=12.0)  # sensor noise sigma (8-bit levels)
     crf: int = Field(30, ge=16, le=40)  # H.264 quality (higher = stronger compression)
     brightness: float = Field(1.0, gt=0.2, le=1.5)
+
+    @field_validator("width", "height")
+    @classmethod
+    def _even(cls, v: int) -> int:
+        if v % 2:
+            raise ValueError(f"{v} is odd: H.264 in yuv420p needs an even width and height")
+        return v
 
 
 class ShotSpec(Strict):

@@ -40,6 +40,8 @@ def _with(path: str, value: object) -> dict:
         ("roles.don", [3], "seat 3 has two roles"),
         ("voice.language", "fr", "field voice.language"),
         ("video", {"width": 2000}, "field video.width"),
+        ("video", {"width": 1280, "height": 675}, "field video.height: Value error, 675 is odd"),
+        ("video", {"width": 1201, "height": 676}, "field video.width: Value error, 1201 is odd"),
         ("phases.0.shots", {4: [{"at": 6}]}, "outside the group"),
         ("phases.0.shots", {3: [{"at": 6, "between": [6, 7]}]}, "exactly one of"),
         ("phases.0.shots", {3: [{"between": [6, 8]}]}, "consecutive"),
