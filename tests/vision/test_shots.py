@@ -9,12 +9,13 @@ landmark, measured by scripts/eval_shots.py --jitter).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from mafiavision.vision.appearance import LookConfig
 from mafiavision.vision.gestures import classify_hand
 from mafiavision.vision.landmark_sequences import (
     NEGATIVE_KINDS,
@@ -679,14 +680,20 @@ def test_the_fingers_look_finds_a_back_of_hand_squeeze_the_joints_miss(
 
 
 @pytest.mark.parametrize(
-    ("look_rise", "found", "false"), [(0.0, 1, 1), (ShotConfig().look_rise, 1, 0)]
+    ("look_rise", "longest", "found", "false"),
+    [(0.0, 0.6, 1, 1), (ShotConfig().look_rise, 0.6, 1, 0), (0.0, LookConfig().longest, 1, 0)],
 )
-def test_the_look_needs_the_joints_to_bend(look_rise: float, found: int, false: int) -> None:
+def test_the_look_needs_the_joints_to_bend_and_a_brief_squeeze(
+    look_rise: float, longest: float, found: int, false: int
+) -> None:
     """Regression on a real recorded still gun beside a moving hand (LOOK_CUTS[2], cut with
     ``scripts/cut_recorded_seat.py``): the neighbour's hand changes the pixels of the gun's
-    fingers (a squeeze of the look at 12.73 s), but the joints' curl rises under 5° there
-    (ShotConfig.look_rise); the true squeeze (the joints', 151°) is found either way."""
-    events, peaks = replay_cut(2, ShotConfig(look_rise=look_rise), LOOKED)
+    fingers (a squeeze of the look at 12.73 s, 0.53 s long), but the joints' curl rises under 5°
+    there (ShotConfig.look_rise), and a squeeze of the look lasts at most 0.5 s
+    (LookConfig.longest): either gate alone drops it. The true squeeze (the joints', 151°) is
+    found either way."""
+    config = ShotConfig(look_rise=look_rise, look=replace(LookConfig(), longest=longest))
+    events, peaks = replay_cut(2, config, LOOKED)
     hits, extra = score(events, peaks)
     assert (len(hits), len(extra)) == (found, false), (LOOK_CUTS[2], events)
 
