@@ -300,8 +300,7 @@ def answer_checks(rules: RuleSet, deal: GameDeal, checks: list[CheckRecord]
     warnings: list[str] = []
     for c in checks:
         role = roles[c.seat - 1] if c.seat <= len(roles) else None
-        team = rules.team_of(role) if role is not None else None
-        leader = team is not None and role == team.leader and bool(team.leader_finds)
+        leader = role is not None and rules.checks(role)
         if not leader and c.origin == "found":
             shown = "an unreadable number" if c.value is None else str(c.value)
             warnings.append(f"seat {c.seat} ({role} by the deal) showed {shown} at "
@@ -310,7 +309,7 @@ def answer_checks(rules: RuleSet, deal: GameDeal, checks: list[CheckRecord]
             continue
         answer = None
         if leader and c.value is not None and 1 <= c.value <= len(roles):
-            answer = roles[c.value - 1] in team.leader_finds
+            answer = roles[c.value - 1] in rules.team_of(role).leader_finds
         out.append(c.model_copy(update={"index": len(out) + 1, "role": role, "answer": answer}))
     return out, warnings
 
@@ -381,9 +380,8 @@ def _observed(rules: RuleSet, deal: GameDeal, source: Path, hunts: list[HuntReco
                              _seen(source, h.start, h.end, h.verdict.confidence,
                                    questions=h.verdict.questions)))
     for c in checks:
-        team = rules.team_of(role(c.seat))
         what = f"check {c.index} ({c.start:.1f} s)"
-        if role(c.seat) != team.leader or not team.leader_finds:
+        if not rules.checks(role(c.seat)):
             leaves(what, f"seat {c.seat} is a {role(c.seat)} by the deal, not a leader who "
                    "checks")
             continue

@@ -184,7 +184,7 @@ def check(rules: RuleSet, s: GameState, a: Check) -> GameState:
         raise steps.wrong(s, rules, a)
     check_seat(s, a.seat, "check")
     team = rules.team_of(s.role_of(a.seat))
-    if s.role_of(a.seat) != team.leader or not team.leader_finds:
+    if not rules.checks(s.role_of(a.seat)):
         raise NotAllowed(f"seat {a.seat} is not a leader who checks")
     if any(c.seat == a.seat for c in s.checks):
         raise NotAllowed(f"seat {a.seat} has already checked this night (one check per night)")

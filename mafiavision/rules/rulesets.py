@@ -260,6 +260,12 @@ class RuleSet(_Model):
                 return team
         raise KeyError(role)
 
+    def checks(self, role: str) -> bool:
+        """Whether a role is a leader who checks (its team's leader, and the team has someone
+        to find)."""
+        team = self.team_of(role)
+        return role == team.leader and bool(team.leader_finds)
+
     def bandit_teams(self) -> list[TeamSpec]:
         return [t for t in self.teams if t.bandit]
 
