@@ -628,6 +628,7 @@ def test_a_still_raised_gun_on_recorded_landmarks_does_not_shoot(
         # these cuts carry no finger patches: every shot is the joints'
         assert {e.source for e in events} <= {"joints"}, events
         assert len(false) == extra, (CUTS[cut], config.folded_p, events)
+        assert len(events) - len(peaks) == extra, (CUTS[cut], config.folded_p, events)
 
 
 def test_a_noisy_hand_on_recorded_landmarks_is_measured_by_all_its_frames() -> None:
@@ -639,6 +640,7 @@ def test_a_noisy_hand_on_recorded_landmarks_is_measured_by_all_its_frames() -> N
     events, peaks = replay_cut(4, ShotConfig())
     found, false = score(events, peaks)
     assert (len(found), len(false)) == (len(peaks), 1), events
+    assert len(events) - len(peaks) == 1, events
 
 
 @pytest.mark.parametrize("sigma", [2.0, 10.0, 40.0])
@@ -675,7 +677,8 @@ def test_the_fingers_look_finds_a_back_of_hand_squeeze_the_joints_miss(
     config = ShotConfig() if look else ShotConfig(look=None)
     events, peaks = replay_cut(cut, config, LOOKED)
     hits, extra = score(events, peaks)
-    assert (len(hits), len(extra)) == (found, false), (LOOK_CUTS[cut], events)
+    assert (len(events) - len(extra), len(extra)) == (found, false), (LOOK_CUTS[cut], events)
+    assert len(hits) == found, (LOOK_CUTS[cut], events)
     assert all(e.source == "look" for e in events if e not in extra), events
 
 
@@ -695,7 +698,8 @@ def test_the_look_needs_the_joints_to_bend_and_a_brief_squeeze(
     config = ShotConfig(look_rise=look_rise, look=replace(LookConfig(), longest=longest))
     events, peaks = replay_cut(2, config, LOOKED)
     hits, extra = score(events, peaks)
-    assert (len(hits), len(extra)) == (found, false), (LOOK_CUTS[2], events)
+    assert (len(events) - len(extra), len(extra)) == (found, false), (LOOK_CUTS[2], events)
+    assert len(hits) == found, (LOOK_CUTS[2], events)
 
 
 @pytest.mark.parametrize(
