@@ -5,7 +5,9 @@ counts the seat numbers. Per seat, gun-pose samples closer than ``gap`` seconds 
 holds (a shot briefly breaks the pose) and holds shorter than ``min_hold`` are dropped; holds of
 different seats that overlap for at least half of the shorter one belong to one hunt (so Triad's
 Clan and Yakuza hunts, one after the other, stay two hunts); two holds of one seat less than
-``rejoin`` seconds apart belong to one hunt (tracking lost the hand for a moment). With audio, a
+``rejoin`` seconds apart belong to one hunt (tracking lost the hand for a moment), except a hold
+raised after every other member of the hunt had lowered the gun: that is a leader raising his hand
+again for his check (the Don's 2 or 7 reads as the gun), not the hunt. With audio, a
 hunt also needs speech inside it: at least ``min_words`` voice segments (the count); its
 confidence grows with the share of the hunt's seats the segments cover.
 
@@ -115,6 +117,15 @@ def _speech_in(speech: Sequence[tuple[float, float]], start: float, end: float) 
     return sum(1 for s, e in speech if s < end and e > start)
 
 
+def _without_trailing(group: list[tuple[int, tuple[float, float]]]
+                      ) -> list[tuple[int, tuple[float, float]]]:
+    """A hunt's holds without those a seat raised after every other seat's last hold ended."""
+    if len({seat for seat, _ in group}) < 2:
+        return group
+    return [(seat, span) for seat, span in group
+            if span[0] <= max(s[1] for other, s in group if other != seat)]
+
+
 def find_hunts(
     series: Mapping[int, SeatSeries],
     speech: Sequence[tuple[float, float]] | None,
@@ -143,7 +154,8 @@ def find_hunts(
     for i, hold in enumerate(holds):
         groups.setdefault(root(i), []).append(hold)
     hunts: list[HuntSpan] = []
-    for members in groups.values():
+    for group in groups.values():
+        members = _without_trailing(group)
         start = min(span[0] for _, span in members)
         end = max(span[1] for _, span in members)
         seats = tuple(sorted({seat for seat, _ in members}))

@@ -57,6 +57,15 @@ def words(start: float, n: int, step: float = 0.8) -> list[tuple[float, float]]:
         # a non-bandit raising an open hand meanwhile is not a member
         ({3: [(10, 20, "gun")], 4: [(12, 15, "open")], 7: [(10, 20, "gun")]}, words(11, 10),
          [(10.0, 19.9, (3, 7))]),
+        # the Don (3) raises his hand again for his check after both guns were lowered, and his
+        # 2 reads as the gun: the hunt ends with the guns, not with his check
+        ({3: [(10, 20, "gun"), (22, 26, "gun")], 7: [(10, 20, "gun")]}, words(11, 10),
+         [(10.0, 19.9, (3, 7))]),
+        # tracking loses seat 8 for 1 s while seat 2 still holds the gun: one hunt to the end
+        ({2: [(3, 16, "gun")], 8: [(3, 10, "gun"), (11, 15, "gun")]}, words(4, 10),
+         [(3.0, 15.9, (2, 8))]),
+        # a lone bandit: a second hold cannot be told from a lost hand, so it stays in the hunt
+        ({3: [(10, 20, "gun"), (22, 26, "gun")]}, words(11, 10), [(10.0, 25.9, (3,))]),
     ],
 )
 def test_find_hunts(poses, speech, expected) -> None:
