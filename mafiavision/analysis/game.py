@@ -309,7 +309,7 @@ def answer_checks(rules: RuleSet, deal: GameDeal, checks: list[CheckRecord]
             continue
         answer = None
         if leader and c.value is not None and 1 <= c.value <= len(roles):
-            answer = roles[c.value - 1] in rules.team_of(role).leader_finds
+            answer = rules.finds(role, roles[c.value - 1])
         out.append(c.model_copy(update={"index": len(out) + 1, "role": role, "answer": answer}))
     return out, warnings
 

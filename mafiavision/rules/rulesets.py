@@ -266,6 +266,11 @@ class RuleSet(_Model):
         team = self.team_of(role)
         return role == team.leader and bool(team.leader_finds)
 
+    def finds(self, leader: str, target: str) -> bool:
+        """The answer to a check by the card ``leader`` on a player holding ``target`` (a nod:
+        True): whether ``target`` is one of the roles the leader's team looks for."""
+        return target in self.team_of(leader).leader_finds
+
     def bandit_teams(self) -> list[TeamSpec]:
         return [t for t in self.teams if t.bandit]
 

@@ -19,7 +19,7 @@ def leader_seat(rules: RuleSet, state: GameState, team: str) -> int | None:
 
 def check_answer(rules: RuleSet, state: GameState, seat: int, target: int) -> bool:
     """The true answer to the check of leader ``seat`` on ``target`` (nod = True)."""
-    return state.role_of(target) in rules.team_of(state.role_of(seat)).leader_finds
+    return rules.finds(state.role_of(seat), state.role_of(target))
 
 
 def called_seats(rules: RuleSet, state: GameState) -> tuple[int, ...]:

@@ -36,6 +36,28 @@ def test_builtin_role_counts(name: str, players: int, counts: dict[str, int]) ->
     assert rules.role_counts() == counts
 
 
+@pytest.mark.parametrize(
+    ("name", "leader", "target", "yes"),
+    [
+        ("kharkiv", "sheriff", "don", True),
+        ("kharkiv", "sheriff", "mafia", True),
+        ("kharkiv", "sheriff", "civilian", False),
+        ("kharkiv", "don", "sheriff", True),
+        ("kharkiv", "don", "civilian", False),
+        ("romanian", "commissar", "mafia", True),
+        ("romanian", "don", "commissar", True),
+        ("triad", "commissar", "yakuza", True),
+        ("triad", "commissar", "town", False),
+        ("triad", "boss", "commissar", True),
+        ("triad", "kambu", "clan", False),
+    ],
+)
+def test_a_check_finds_what_the_leaders_team_looks_for(
+    name: str, leader: str, target: str, yes: bool
+) -> None:
+    assert load_rules(name).finds(leader, target) is yes
+
+
 # Every AMBIGUOUS point and "further open point" of RULES.md is an option with this default.
 @pytest.mark.parametrize(
     ("name", "option", "default"),
