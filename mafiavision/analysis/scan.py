@@ -17,7 +17,10 @@ Why two kinds of tracker: the image gate skips a hand that was still rising when
 held still (seats 2 and 6 of ``kharkiv_miss_other_en`` were found 1.5–2 s late with it, at the
 raise without it), so at night no gate; by day it makes the day cheap. At night two hands per seat
 are looked for (a leader shows 6–10 with two hands), except while two or more seats hold the
-finger gun — a hunt, one raised hand per bandit — when a one-hand tracker takes over: MediaPipe
+finger gun with one hand — a hunt, one raised hand per bandit — when a one-hand tracker takes
+over (a seat with two hands up shows a number: his 2, or thumb-up 3, is the gun's pose; on the
+seen validation set 24 a leader's 8, 5 and a 3 read as the gun, and one frame of a neighbour's
+moving hand read as the gun switched to one hand per seat, and the 8 was read 5): MediaPipe
 reruns its palm detector every frame while it finds fewer hands than it looks for, which doubled
 the cost of a hunt on the sample clips. Each tracker starts afresh (``reset``) when it takes over.
 
@@ -146,7 +149,8 @@ def scan(info: MediaInfo, table, config: ScanConfig,
         nonlocal mode
         frame_times.append(frame.t)
         for seat in stages.update(frame.t, hands, timeline):
-            last_gun[seat] = frame.t
+            if len(hands[seat]) == 1:  # two hands up show a number, never a hunt's gun
+                last_gun[seat] = frame.t
         for seat in hands:
             last_seen[seat] = frame.t
         if not switch:

@@ -111,3 +111,64 @@ def test_night_falls_from_the_frames_the_day_skipped(sample_clips: list[Path],
     first = int(np.searchsorted(times, min(seen)))
     assert times[first] - times[first - 1] == pytest.approx(1 / info.fps, abs=2e-3)
     assert np.diff(times[first:]).max() == pytest.approx(1 / info.fps, abs=2e-3)
+
+
+class _ScriptedTracker:
+    """A tracker whose hands follow a script (seat → hands raised, at time t), logging which
+    kind of tracker (hands looked for per seat) tracked each frame."""
+
+    def __init__(self, script: list[tuple[int, int, bool, float, float]], hands_per_seat: int,
+                 log: list[tuple[float, int]]) -> None:
+        self.script, self.hands_per_seat, self.log = script, hands_per_seat, log
+
+    def update(self, frame) -> dict[int, list[object]]:
+        self.log.append((frame.t, self.hands_per_seat))
+        return {seat: [object()] * min(hands, self.hands_per_seat)
+                for seat, hands, _, start, end in self.script if start <= frame.t < end}
+
+    def reset(self) -> None: ...
+
+    def set_active(self, seats: set[int]) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def _guns_at(script: list[tuple[int, int, bool, float, float]], t: float) -> list[int]:
+    return [seat for seat, _, gun, start, end in script if gun and start <= t < end]
+
+
+@pytest.mark.parametrize(
+    ("name", "script", "one_hand"),
+    [
+        # seat, hands raised, showing the gun, from, to (s)
+        ("a leader's two hands (one read as the gun) and a neighbour's gun for a frame",
+         [(10, 2, True, 0.0, 3.0), (6, 1, False, 0.0, 1.5), (6, 1, True, 1.5, 1.54),
+          (6, 1, False, 1.54, 3.0)], False),
+        ("two seats hold the gun with one hand", [(3, 1, True, 0.0, 3.0), (7, 1, True, 0.0, 3.0)],
+         True),
+        ("a leader's two hands read as the gun throughout and a neighbour's gun",
+         [(4, 2, True, 0.0, 3.0), (9, 1, True, 0.0, 3.0)], False),
+    ],
+)
+def test_a_hunt_tracks_one_hand_per_seat_only_for_guns_held_with_one_hand(
+    sample_clip: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str,
+    script: list[tuple[int, int, bool, float, float]], one_hand: bool,
+) -> None:
+    """At night two hands per seat are tracked (a leader shows 6–10 with two), one per seat only
+    in a hunt: two seats holding the gun with one hand. A checking leader's two hands, one of
+    them read as the gun (a 2, or a thumb-up 3), with a neighbour's hand read as the gun, are no
+    hunt: his second hand stays tracked."""
+    import mafiavision.analysis.scan as scan_module
+
+    log: list[tuple[float, int]] = []
+    monkeypatch.setattr(scan_module, "make_tracker",
+                        lambda *a, hands_per_seat, **k: _ScriptedTracker(script, hands_per_seat,
+                                                                         log))
+    monkeypatch.setattr(scan_module.SeatStages, "update",
+                        lambda self, t, hands, timeline: _guns_at(script, t))
+    monkeypatch.setattr(scan_module, "_guns", lambda hands: 0)
+    clip = head(sample_clip, tmp_path / "head.mp4", 3.0)
+    table = Table.load(sample_clip.with_name(sample_clip.stem + ".table.json"))
+    scan(probe(clip), table, ScanConfig())
+    late = {hands for t, hands in log if t >= 2.0}
+    assert late == ({1} if one_hand else {2}), name
