@@ -19,8 +19,8 @@ raise without it), so at night no gate; by day it makes the day cheap. At night 
 are looked for (a leader shows 6–10 with two hands), except while two or more seats hold the
 finger gun with one hand — a hunt, one raised hand per bandit — when a one-hand tracker takes
 over (a seat with two hands up shows a number: his 2, or thumb-up 3, is the gun's pose; on the
-seen validation set 24 a leader's 8, 5 and a 3 read as the gun, and one frame of a neighbour's
-moving hand read as the gun switched to one hand per seat, and the 8 was read 5): MediaPipe
+seen validation set 24 a leader showed 8 as 5 and 3, the 3 read as the gun, and one frame of a
+neighbour's moving hand read as the gun switched to one hand per seat: the 8 was read 5): MediaPipe
 reruns its palm detector every frame while it finds fewer hands than it looks for, which doubled
 the cost of a hunt on the sample clips. Each tracker starts afresh (``reset``) when it takes over.
 
