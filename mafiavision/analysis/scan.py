@@ -103,12 +103,10 @@ class _Due:
         self.t, self.step = base + step, step
 
 
-def _guns(hands: dict[int, list]) -> int:
-    """How many seats' most confident hand holds the finger gun."""
-    from mafiavision.vision.gestures import classify_hand
-
-    best = [max(seen, key=lambda h: h.score) for seen in hands.values() if seen]
-    return sum(classify_hand(h.world, h.landmarks).pose == "gun" for h in best)
+def _one_hand_guns(guns: list[int], hands: dict[int, list]) -> list[int]:
+    """The seats of ``guns`` holding the gun with one hand: two hands up show a number (a
+    leader's 2, or thumb-up 3, is the gun's pose), never a hunt's gun."""
+    return [seat for seat in guns if len(hands.get(seat, [])) == 1]
 
 
 def decode_width(table, info: MediaInfo) -> int:
@@ -148,9 +146,8 @@ def scan(info: MediaInfo, table, config: ScanConfig,
     def track(frame: Frame, hands: dict[int, list], switch: bool = True) -> None:
         nonlocal mode
         frame_times.append(frame.t)
-        for seat in stages.update(frame.t, hands, timeline):
-            if len(hands[seat]) == 1:  # two hands up show a number, never a hunt's gun
-                last_gun[seat] = frame.t
+        for seat in _one_hand_guns(stages.update(frame.t, hands, timeline), hands):
+            last_gun[seat] = frame.t
         for seat in hands:
             last_seen[seat] = frame.t
         if not switch:
@@ -169,7 +166,7 @@ def scan(info: MediaInfo, table, config: ScanConfig,
             if mode == "day" and hands:
                 # night falls: track the frames the day skipped since its last look, then this
                 # one again, as night frames (a shot can come a second after the hand rose)
-                mode = 1 if _guns(hands) >= 2 else 2
+                mode = 1 if len(_one_hand_guns(stages.gun_seats(hands), hands)) >= 2 else 2
                 trackers[mode].reset()
                 trackers[mode].set_active(set(hands))
                 for earlier in source.skipped():

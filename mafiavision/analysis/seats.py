@@ -59,23 +59,47 @@ class SeatStages:
         pose's gun or the shot detector's gun check: :func:`checks_gun`)."""
         guns = []
         for seat in self.seats:
-            seen = sorted(hands.get(seat, []), key=lambda h: -h.score)
-            best = continuing_hand(seen, self.shot_detectors[seat].track)
+            seen, best = self._hands(seat, hands)
             self.shots.extend(self.shot_detectors[seat].update(best, t))
             poses = [classify_hand(h.world, h.landmarks) for h in seen[:2]]
             self._numbers(self.number_readers[seat].update(poses, t))
             if best is None or best.held:
                 timeline.add(seat, t, None, 0, None)
                 continue
-            detector = self.shot_detectors[seat]
-            pose = poses[0].pose
-            if pose != "gun" and checks_gun(best, detector.config.open_floor,
-                                            poses[0] if best is seen[0] else None):
-                pose = "gun"  # the hunt finder holds what the shot detector waits for
-            timeline.add(seat, t, pose, poses[0].count, bend(best.world))
-            if pose == "gun":
+            gun = self._holds_gun(seat, seen, best, poses[0])
+            # the hunt finder holds what the shot detector waits for
+            timeline.add(seat, t, "gun" if gun else poses[0].pose, poses[0].count,
+                         bend(best.world))
+            if gun:
                 guns.append(seat)
         return guns
+
+    def gun_seats(self, hands: Mapping[int, list[HandObservation]]) -> list[int]:
+        """The seats whose hand holds the finger gun, as :meth:`update` reads them, without
+        feeding any stage (e.g. to choose the tracker for the frames about to be fed)."""
+        guns = []
+        for seat in self.seats:
+            seen, best = self._hands(seat, hands)
+            if best is None or best.held:
+                continue
+            if self._holds_gun(seat, seen, best, classify_hand(seen[0].world, seen[0].landmarks)):
+                guns.append(seat)
+        return guns
+
+    def _hands(self, seat: int, hands: Mapping[int, list[HandObservation]]
+               ) -> tuple[list[HandObservation], HandObservation | None]:
+        """The seat's hands, most confident first, and the one its shot detector follows."""
+        seen = sorted(hands.get(seat, []), key=lambda h: -h.score)
+        return seen, continuing_hand(seen, self.shot_detectors[seat].track)
+
+    def _holds_gun(self, seat: int, seen: list[HandObservation], best: HandObservation,
+                   pose: PoseResult) -> bool:
+        """The pose (``pose``, of the seat's most confident hand ``seen[0]``) is the gun, or the
+        shot detector's gun check passes on the hand it follows, ``best`` (:func:`checks_gun`)."""
+        if pose.pose == "gun":
+            return True
+        return checks_gun(best, self.shot_detectors[seat].config.open_floor,
+                          pose if best is seen[0] else None)
 
     def _numbers(self, events: list) -> None:
         self.numbers.extend(e for e in events if isinstance(e, NumberEvent))

@@ -115,14 +115,15 @@ def test_night_falls_from_the_frames_the_day_skipped(sample_clips: list[Path],
 
 class _ScriptedTracker:
     """A tracker whose hands follow a script (seat → hands raised, at time t), logging which
-    kind of tracker (hands looked for per seat) tracked each frame."""
+    kind of tracker (hands looked for per seat; 0: the day's gated tracker) tracked each frame."""
 
     def __init__(self, script: list[tuple[int, int, bool, float, float]], hands_per_seat: int,
-                 log: list[tuple[float, int]]) -> None:
+                 log: list[tuple[float, int]], gate: bool = False) -> None:
         self.script, self.hands_per_seat, self.log = script, hands_per_seat, log
+        self.kind = 0 if gate else hands_per_seat
 
     def update(self, frame) -> dict[int, list[object]]:
-        self.log.append((frame.t, self.hands_per_seat))
+        self.log.append((frame.t, self.kind))
         return {seat: [object()] * min(hands, self.hands_per_seat)
                 for seat, hands, _, start, end in self.script if start <= frame.t < end}
 
@@ -135,6 +136,27 @@ class _ScriptedTracker:
 
 def _guns_at(script: list[tuple[int, int, bool, float, float]], t: float) -> list[int]:
     return [seat for seat, _, gun, start, end in script if gun and start <= t < end]
+
+
+def _scripted_scan(script: list[tuple[int, int, bool, float, float]], sample_clip: Path,
+                   tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[tuple[float, int]]:
+    """Scan the head of a real clip with scripted trackers and gun readings; the trackers' log.
+    The seats holding the gun are the script's, both when a frame is fed
+    (``SeatStages.update``) and when night falls (``SeatStages.gun_seats``)."""
+    import mafiavision.analysis.scan as scan_module
+
+    log: list[tuple[float, int]] = []
+    monkeypatch.setattr(scan_module, "make_tracker",
+                        lambda *a, hands_per_seat, gate=False, **k: _ScriptedTracker(
+                            script, hands_per_seat, log, gate))
+    monkeypatch.setattr(scan_module.SeatStages, "update",
+                        lambda self, t, hands, timeline: _guns_at(script, t))
+    monkeypatch.setattr(scan_module.SeatStages, "gun_seats",
+                        lambda self, hands: _guns_at(script, log[-1][0]))
+    clip = head(sample_clip, tmp_path / "head.mp4", 3.0)
+    table = Table.load(sample_clip.with_name(sample_clip.stem + ".table.json"))
+    scan(probe(clip), table, ScanConfig())
+    return log
 
 
 @pytest.mark.parametrize(
@@ -158,17 +180,30 @@ def test_a_hunt_tracks_one_hand_per_seat_only_for_guns_held_with_one_hand(
     in a hunt: two seats holding the gun with one hand. A checking leader's two hands, one of
     them read as the gun (a 2, or a thumb-up 3), with a neighbour's hand read as the gun, are no
     hunt: his second hand stays tracked."""
-    import mafiavision.analysis.scan as scan_module
-
-    log: list[tuple[float, int]] = []
-    monkeypatch.setattr(scan_module, "make_tracker",
-                        lambda *a, hands_per_seat, **k: _ScriptedTracker(script, hands_per_seat,
-                                                                         log))
-    monkeypatch.setattr(scan_module.SeatStages, "update",
-                        lambda self, t, hands, timeline: _guns_at(script, t))
-    monkeypatch.setattr(scan_module, "_guns", lambda hands: 0)
-    clip = head(sample_clip, tmp_path / "head.mp4", 3.0)
-    table = Table.load(sample_clip.with_name(sample_clip.stem + ".table.json"))
-    scan(probe(clip), table, ScanConfig())
+    log = _scripted_scan(script, sample_clip, tmp_path, monkeypatch)
     late = {hands for t, hands in log if t >= 2.0}
     assert late == ({1} if one_hand else {2}), name
+
+
+@pytest.mark.parametrize(
+    ("name", "script", "one_hand"),
+    [
+        # seat, hands raised, showing the gun, from, to (s); the day looks at 0, 0.5, 1.0 s
+        ("two seats raise the gun with one hand", [(3, 1, True, 0.7, 3.0), (7, 1, True, 0.7, 3.0)],
+         True),
+        ("a leader's two hands read as the gun and a neighbour's gun",
+         [(4, 2, True, 0.7, 3.0), (9, 1, True, 0.7, 3.0)], False),
+        ("one seat raises the gun", [(5, 1, True, 0.7, 3.0)], False),
+    ],
+)
+def test_night_falls_with_the_tracker_the_hunt_rule_picks(
+    sample_clip: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str,
+    script: list[tuple[int, int, bool, float, float]], one_hand: bool,
+) -> None:
+    """When the day sees hands, the frames it skipped are tracked by the night's tracker that
+    the hunt rule picks for those hands (one hand per seat only for two seats holding the gun
+    with one hand each), the same rule as every later frame's."""
+    log = _scripted_scan(script, sample_clip, tmp_path, monkeypatch)
+    at = next(i for i, (t, kind) in enumerate(log) if kind == 0 and t >= 0.7)
+    skipped = {kind for t, kind in log[at + 1:] if t < log[at][0]}
+    assert skipped == ({1} if one_hand else {2}), name
