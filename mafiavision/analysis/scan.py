@@ -11,7 +11,10 @@ frames the day skipped since its last look (:meth:`VideoFileSource.skipped`; the
 saw the hand is tracked again as a night frame): a bandit may shoot on the first number a second
 after raising the gun, and the shot detector needs ~0.4 s of the raised hand as its baseline
 (session 8: on validation sets 7 and 8, 8 of the 10 shots the analysis missed while the
-replay of every frame's recorded landmarks found them came 1.3–1.7 s after the raise).
+replay of every frame's recorded landmarks found them came 1.3–1.7 s after the raise). The
+night's tracker for those frames is chosen from the hands the day saw by the same hunt rule as
+every later frame's (below; ``SeatStages.gun_seats`` reads the gun as ``SeatStages.update``
+does).
 
 Why two kinds of tracker: the image gate skips a hand that was still rising when examined and then
 held still (seats 2 and 6 of ``kharkiv_miss_other_en`` were found 1.5–2 s late with it, at the
