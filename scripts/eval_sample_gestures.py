@@ -9,7 +9,8 @@ in seconds. ``--model lite+full`` records the product's
 of each).
 
 Shots: a true shot (truth gesture ``kind == "shot"``) is found when an event of its seat lies
-within ±0.3 s of its deepest point; every other event is a false shot. "Non-shooting hand
+within ±0.3 s of its deepest point; every other event is a false shot. Found shots are also
+counted by the truth's view of the hand (palm side or back of the hand). "Non-shooting hand
 motion" is the time hands are on screen (truth ``hands``: appear..gone, per seat) outside
 ±1 s around true shots. Numbers: truth gestures ``number``/``order`` against NumberEvents of the
 seat overlapping them.
@@ -170,6 +171,7 @@ def evaluate(
     samples: Path, cache_dir: Path, names: list[str], model: str, fresh: bool, config: ShotConfig
 ) -> None:
     totals = {"shots": 0, "found": 0, "false": 0, "motion_s": 0.0}
+    views: dict[str, list[int]] = {}  # the truth's view of the hand → [found, shots]
     print("| clip | true shots | found | false shots | hand motion (s) | numbers shown | read |")
     print("|---|---|---|---|---|---|---|")
     details = []
@@ -192,8 +194,11 @@ def evaluate(
                 (abs(e.t - g["peak"]), e.t) for e in shot_events[g["seat"]]
                 if abs(e.t - g["peak"]) <= 0.3 and (g["seat"], e.t) not in used
             )
+            by_view = views.setdefault(g["view"], [0, 0])
+            by_view[1] += 1
             if hit:
                 found += 1
+                by_view[0] += 1
                 used.add((g["seat"], hit[0][1]))
             else:
                 details.append(
@@ -237,6 +242,8 @@ def evaluate(
         f"\nshot recall {totals['found']}/{totals['shots']}; false shots {totals['false']} in "
         f"{totals['motion_s'] / 60:.2f} min of non-shooting hand motion = {rate:.1f} per 10 min"
     )
+    print("found by the view of the hand: " + ", ".join(
+        f"{view} {found}/{shots}" for view, (found, shots) in sorted(views.items())))
     for line in details:
         print("  " + line)
 
