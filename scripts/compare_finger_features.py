@@ -22,7 +22,11 @@ variants compare on the finger states alone. Variants:
 * ``agree``: the thumb counts as extended only when the ``shipped`` and the ``free+zero`` thumb
   models both say so (p = the smaller);
 * ``free-thumb`` (session 5): the ``shipped`` models for index…pinky, the ``free+zero`` model's
-  thumb (a photo-only thumb would leave the video path alone).
+  thumb (a photo-only thumb would leave the video path alone);
+* ``joint`` (session 24): the thumb reads its shipped features *and* the ``free`` ones, all five
+  models in one ``fit_models`` call (with ``+zero``: the candidate ``jthumb``, dropped; docs/
+  accuracy.md); ``joint-thumb``: the ``shipped`` models for index…pinky, the ``joint+zero``
+  model's thumb.
 
 Model choice uses the FIT part only: the two-fold split of the fit script (blocks of 20
 consecutive photos per class; neighbouring EPSRC frames share a block, so it flatters), and a
@@ -175,6 +179,8 @@ def features(data: dict[str, np.ndarray], rows: np.ndarray, variant: str) -> Fin
     image = square_pixels(data["landmarks"][rows][..., :2], world)
     if variant.startswith("image-thumb"):
         thumb = np.hstack([shipped.by_finger["thumb"], thumb_image_features(image)])
+    elif variant.startswith("joint"):
+        thumb = np.hstack([shipped.by_finger["thumb"], free_thumb_features(world, image)])
     else:
         thumb = free_thumb_features(world, image)
     return FingerFeatures(shipped.by_finger | {"thumb": thumb})
@@ -184,6 +190,8 @@ def fit(data: dict[str, np.ndarray], rows: np.ndarray, variant: str) -> Any:
     """The variant's model (``agree``: the pair of the shipped and the ``free+zero`` models)."""
     if variant in ("agree", "free-thumb"):
         return fit(data, rows, "shipped"), fit(data, rows, "free+zero")
+    if variant == "joint-thumb":
+        return fit(data, rows, "shipped"), fit(data, rows, "joint+zero")
     table = dict(FINGER_LABELS)
     if variant.endswith("+zero"):
         table[("sign", "0")] = (False,) * 5
@@ -197,6 +205,11 @@ def fit(data: dict[str, np.ndarray], rows: np.ndarray, variant: str) -> Any:
 def read(data: dict[str, np.ndarray], model: Any, rows: np.ndarray, variant: str) -> np.ndarray:
     """p(extended) (rows, 5) of ``rows`` of ``data`` (``world``, ``landmarks``) by the variant's
     model; ``agree``: the shipped model's, the thumb's p the smaller of the two thumb models'."""
+    if variant == "joint-thumb":
+        shipped, joint = model
+        p = shipped.probabilities(features(data, rows, "shipped"))
+        p[:, 0] = joint.probabilities(features(data, rows, "joint+zero"))[:, 0]
+        return p
     if variant in ("agree", "free-thumb"):
         shipped, free = model
         p = shipped.probabilities(features(data, rows, "shipped"))
