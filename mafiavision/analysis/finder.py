@@ -273,13 +273,14 @@ def find_checks(numbers: Sequence[NumberRecord], hunts: Sequence[HuntSpan],
 
 def first_orders(orders: Sequence[OrdersSpan], hunts: Sequence[HuntSpan], meets: int
                  ) -> list[OrdersSpan]:
-    """Night zero has one orders card per meeting: before the first hunt only the first
-    ``meets`` (at least one) orders spans stand; a later sequence there is a leader showing
-    himself (a raised hand read as 5, 4, 5), which :func:`find_checks` and
-    :func:`split_night_zero` then take."""
+    """Orders are shown on night zero only, which has no hunt, and one orders card per meeting:
+    only the first ``meets`` (at least one) orders spans before the first hunt stand. A later
+    sequence before it is a leader showing himself (a raised hand read as 5, 4, 5); one after it
+    is a leader checking, called again and showing his number again (set 27: 8, 9 / 8, 8 after
+    the night's hunt). :func:`find_checks` and :func:`split_night_zero` then take their shows."""
     first_hunt = min((h.start for h in hunts), default=float("inf"))
     before = [o for o in orders if o.start < first_hunt]
-    return [o for o in orders if o not in before[max(meets, 1):]]
+    return before[:max(meets, 1)]
 
 
 def split_night_zero(checks: Sequence[CheckSpan], orders: Sequence[OrdersSpan],

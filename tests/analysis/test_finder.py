@@ -196,8 +196,12 @@ def test_a_recording_from_night_zero_has_no_checks_before_the_first_hunt(hunts, 
         (1, [], [4]),
         # a rule set showing none counts as one meeting
         (0, [], [4]),
-        # after a hunt, sequences are not night zero's: both stay
-        (1, [HuntSpan(1, 2, (1, 4), 1.0, "found")], [4, 9]),
+        # orders come on night zero only: after a hunt, a sequence is a leader called again
+        # showing his check again (both here, or the second alone)
+        (1, [HuntSpan(1, 2, (1, 4), 1.0, "found")], []),
+        (1, [HuntSpan(12, 20, (1, 4), 1.0, "found")], [4]),
+        (2, [HuntSpan(12, 20, (1, 4), 1.0, "found")], [4]),
+        (2, [HuntSpan(40, 50, (1, 4), 1.0, "found")], [4, 9]),
     ],
 )
 def test_night_zero_has_one_orders_card_per_meeting(meets, hunts, kept) -> None:
