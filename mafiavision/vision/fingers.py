@@ -151,12 +151,10 @@ class FingerFeatures:
     by_finger: dict[str, np.ndarray]
 
 
-def _image_features(points: np.ndarray) -> np.ndarray:
-    """Image-plane features of (..., 21, 2) points, (..., 4, 6) for index…pinky.
-
-    Points are complex numbers x + iy here: conj(p)·q holds the dot (real) and cross (imaginary)
-    products, a few array operations for a hand (this runs once per hand and frame)."""
-    z = points[..., 0] + 1j * points[..., 1]  # (..., 21)
+def _image_features(z: np.ndarray) -> np.ndarray:
+    """Image-plane features of (..., 21) points given as complex numbers x + iy, (..., 4, 6) for
+    index…pinky: conj(p)·q holds the dot (real) and cross (imaginary) products, a few array
+    operations for a hand (this runs once per hand and frame)."""
     wrist = z[..., :1]
     u, v = z[..., 5:6] - wrist, z[..., 17:18] - wrist
     det = (u.conj() * v).imag
@@ -194,61 +192,64 @@ def square_pixels(image: np.ndarray, world: np.ndarray) -> np.ndarray:
     world y give the aspect per hand (on the EPSRC 4:3 photos median 1.29, 5–95 % 1.15–1.44;
     on the square sign-language photos 0.99, 0.86–1.07), and the features become exactly
     independent of it."""
+    return np.stack([image[..., 0] * _aspect(image, world)[..., None], image[..., 1]], axis=-1)
+
+
+def _aspect(image: np.ndarray, world: np.ndarray) -> np.ndarray:
+    """The factor (...) that :func:`square_pixels` multiplies the image x by."""
     img = image - np.add.reduce(image, axis=-2, keepdims=True) / image.shape[-2]
     wxy = world[..., :2] - np.add.reduce(world[..., :2], axis=-2, keepdims=True) / world.shape[-2]
     scale = np.add.reduce(img * wxy, axis=-2) / (np.add.reduce(wxy * wxy, axis=-2) + 1e-18)
-    ratio = _clip(np.abs(scale[..., 1]) / (np.abs(scale[..., 0]) + 1e-18), 0.1, 10.0)
-    return np.stack([image[..., 0] * ratio[..., None], image[..., 1]], axis=-1)
+    return _clip(np.abs(scale[..., 1]) / (np.abs(scale[..., 0]) + 1e-18), 0.1, 10.0)
+
+
+#: The distances the features read, as (from, to) point pairs; point 21 is the palm's centre.
+#: Columns: the palm size (wrist→middle MCP); per finger index…pinky: tip→wrist, MCP→wrist,
+#: PIP→wrist, tip→centre; the thumb's tip→index, pinky and middle MCP, tip→centre.
+_CENTRE = 21
+_DIST_FROM = np.array([9, *_TIPS, *_MCPS, *_PIPS, *_TIPS, 4, 4, 4, 4])
+_DIST_TO = np.array([0] * 13 + [_CENTRE] * 4 + [5, 17, 9, _CENTRE])
 
 
 def finger_features(world: np.ndarray, landmarks: np.ndarray | None = None) -> FingerFeatures:
     """The features of :data:`FEATURE_NAMES` for world landmarks of shape (..., 21, 3) and the
-    normalised image landmarks (..., 21, 2 or 3) of the same hands (None: the world x, y)."""
+    normalised image landmarks (..., 21, 2 or 3) of the same hands (None: the world x, y).
+
+    This runs once per hand and frame, so the distances are one gather and one norm."""
     world = np.asarray(world, dtype=np.float64)
-    if landmarks is None:
-        image = world[..., :2]  # camera-aligned: see the module docstring
-    else:
-        image = square_pixels(np.asarray(landmarks, dtype=np.float64)[..., :2], world)
+    if landmarks is None:  # the world x, y, camera-aligned: see the module docstring
+        image = world[..., 0] + 1j * world[..., 1]
+    else:  # as square_pixels
+        xy = np.asarray(landmarks, dtype=np.float64)[..., :2]
+        image = xy[..., 0] * _aspect(xy, world)[..., None] + 1j * xy[..., 1]
     bends = joint_bends(world)
-    size = palm_size(world)[..., None] + 1e-9
-    wrist = world[..., 0, :]
-    centre = np.add.reduce(world[..., _PALM, :], axis=-2) / len(_PALM)
-    tips, pips, mcps = world[..., _TIPS, :], world[..., _PIPS, :], world[..., _MCPS, :]
-    tip_wrist = _norm(tips - wrist[..., None, :])
+    centre = np.add.reduce(world[..., _PALM, :], axis=-2, keepdims=True) / len(_PALM)
+    points = np.concatenate([world, centre], axis=-2)  # (..., 22, 3)
+    dist = _norm(points[..., _DIST_FROM, :] - points[..., _DIST_TO, :])  # (..., 21)
+    size = dist[..., :1] + 1e-9
+    tip_wrist = dist[..., None, 1:5]
+    reach = tip_wrist / (dist[..., 5:13].reshape(*dist.shape[:-1], 2, 4) + 1e-9)  # (..., 2, 4)
+    by_size = dist[..., 13:] / size  # tip→centre per finger; the thumb's four distances
     per_finger = np.concatenate(  # (..., 4 fingers, 12 features)
         [
             bends[..., 1:, :],
-            np.stack(
-                [
-                    tip_wrist / (_norm(mcps - wrist[..., None, :]) + 1e-9),
-                    tip_wrist / (_norm(pips - wrist[..., None, :]) + 1e-9),
-                    _norm(tips - centre[..., None, :]) / size,
-                ],
-                axis=-1,
-            ),
+            np.swapaxes(reach, -1, -2),
+            by_size[..., :4, None],
             _image_features(image),
         ],
         axis=-1,
     )
     out: dict[str, np.ndarray] = {name: per_finger[..., f, :] for f, name in enumerate(FINGERS[1:])}
 
-    def dist(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return _norm(a - b)[..., None]
-
+    wrist = world[..., 0, :]
     tip = world[..., 4, :]
     normal = _cross(world[..., 5, :] - wrist, world[..., 17, :] - wrist)
     normal /= _norm(normal)[..., None] + 1e-9
     out_of_palm = np.abs(np.sum((tip - wrist) * normal, axis=-1, keepdims=True)) / size
+    angle = _angle(tip - world[..., 2, :], world[..., 8, :] - world[..., 5, :])[..., None]
     out["thumb"] = np.concatenate(
-        [
-            bends[..., 0, 1:],
-            dist(tip, world[..., 5, :]) / size,
-            dist(tip, world[..., 17, :]) / size,
-            out_of_palm,
-            dist(tip, world[..., 9, :]) / size,
-            _angle(tip - world[..., 2, :], world[..., 8, :] - world[..., 5, :])[..., None],
-            dist(tip, centre) / size,
-        ],
+        [bends[..., 0, 1:], by_size[..., 4:6], out_of_palm, by_size[..., 6:7], angle,
+         by_size[..., 7:]],
         axis=-1,
     )
     return FingerFeatures(out)
@@ -266,13 +267,20 @@ class FingerModel:
     bias: dict[str, float]
 
     def probabilities(self, features: FingerFeatures) -> np.ndarray:
-        """p(extended), shape (..., 5) in the order of :data:`FINGERS`."""
-        cols = []
+        """p(extended), shape (..., 5) in the order of :data:`FINGERS`. A hand's probabilities
+        are the same floats whether it is read alone or in a batch: the weighted sum is a
+        reduction along each hand's own contiguous row of features (a matrix product's
+        summation order, and a strided reduction's, follow the batch's shape), and the logistic
+        runs on all fingers at once."""
+        logits = []
         for name in FINGERS:
-            z = (features.by_finger[name] - self.mean[name]) / self.std[name]
-            logit = z @ self.weights[name] + self.bias[name]
-            cols.append(1.0 / (1.0 + np.exp(-_clip(logit, -50, 50))))
-        return np.stack(cols, axis=-1)
+            x = np.ascontiguousarray(features.by_finger[name])
+            z = (x - self.mean[name]) / self.std[name]
+            logits.append(np.add.reduce(z * self.weights[name], axis=-1) + self.bias[name])
+        stacked = np.array(logits)  # (5, ...): one hand's five logits cost no stacking
+        if stacked.ndim > 1:
+            stacked = np.moveaxis(stacked, 0, -1)
+        return 1.0 / (1.0 + np.exp(-_clip(stacked, -50, 50)))
 
     def to_json(self) -> dict[str, dict[str, object]]:
         return {

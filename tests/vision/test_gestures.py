@@ -6,6 +6,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mafiavision.errors import InputError, MissingInputError
 from mafiavision.vision.fingers import FINGERS
@@ -13,7 +15,9 @@ from mafiavision.vision.gestures import (
     ClubConvention,
     PoseResult,
     classify_hand,
+    classify_hands,
     classify_probabilities,
+    classify_seats,
     pose_from_fingers,
 )
 from tests.vision.gesture_data import mediapipe_image, mediapipe_world, real_photo_hands
@@ -168,3 +172,56 @@ def test_an_unsure_gun_shape_reads_as_its_count(
 ) -> None:
     result = classify_probabilities(np.array(p), gun_min=gun_min)
     assert (result.pose, result.count) == (pose, count)
+
+
+RECORDED = Path(__file__).parent / "data" / "recorded_lite_seats.npz"
+
+
+class _Hand:
+    """A hand as the trackers give it: world and image landmarks (image None: world only)."""
+
+    def __init__(self, world: np.ndarray, landmarks: np.ndarray | None) -> None:
+        self.world, self.landmarks = world, landmarks
+
+
+def _recorded_hands() -> list[_Hand]:
+    """Real lite landmarks recorded from a rendered clip (every 7th frame of cut 0: guns,
+    squeezes, a lowered hand)."""
+    with np.load(RECORDED) as f:
+        return [_Hand(w, lm) for w, lm in zip(f["0_world"][::7], f["0_landmarks"][::7],
+                                               strict=True)]
+
+
+@pytest.mark.parametrize("with_image", [True, False])
+@pytest.mark.parametrize("n", [1, 2, 5, 16])
+def test_a_batch_reads_each_hand_as_it_reads_it_alone(n: int, with_image: bool) -> None:
+    """The live night and the analysis read a frame's hands in one batch: the same floats as one
+    at a time, so a hand's pose never depends on who else raised a hand."""
+    hands = [_Hand(h.world, h.landmarks if with_image else None) for h in _recorded_hands()[:n]]
+    assert len(hands) == n
+    batch = classify_hands(hands)
+    alone = [classify_hand(h.world, h.landmarks) for h in hands]
+    assert batch == alone
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 15), st.booleans()), min_size=1, max_size=12))
+def test_classify_seats_reads_each_seats_hands_whatever_else_is_up(
+    picks: list[tuple[int, bool]]
+) -> None:
+    """Any mix of seats, of hands with and without image landmarks, and of empty seats."""
+    recorded = _recorded_hands()
+    hands = {seat: [_Hand(recorded[k].world, recorded[k].landmarks if image else None)
+                    for k, image in picks[seat::3]] for seat in range(3)}
+    poses = classify_seats(hands)
+    assert list(poses) == list(hands)
+    for seat, seen in hands.items():
+        assert poses[seat] == [classify_hand(h.world, h.landmarks) for h in seen]
+
+
+def test_classify_hands_rejects_misshapen_landmarks() -> None:
+    with pytest.raises(ValueError, match=r"\(21, 3\)"):
+        classify_hands([_Hand(np.zeros((20, 3)), None)])
+    with pytest.raises(ValueError, match="21 points"):
+        classify_hands([_Hand(np.zeros((21, 3)), np.zeros((20, 3)))])
+    assert classify_hands([]) == []
