@@ -9,7 +9,10 @@ grey 854×480 image, so only the sampling cost is measured, not what it shows):
 
 Prints the mean and p95 CPU milliseconds per fresh hand-frame of each stage and their sum (what a
 hand costs per frame on top of tracking: ``SeatTracker`` cuts the patch, the night and the
-analysis feed the shot detector and read the pose for the numbers).
+analysis feed the shot detector and read the pose for the numbers). The poses of a frame's hands
+are read in one batch (:func:`mafiavision.vision.gestures.classify_seats`), so a hand's pose
+costs less when more hands are up: it is timed for 1, 2, 4 and 12 hands a frame (the recorded
+hand-frames taken n at a time), and the sum is given for each.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from mafiavision.vision.appearance import PatchCutter  # noqa: E402
-from mafiavision.vision.gestures import classify_hand  # noqa: E402
+from mafiavision.vision.gestures import classify_hands  # noqa: E402
 from mafiavision.vision.hands import HandObservation  # noqa: E402
 from mafiavision.vision.shots import ShotConfig, ShotDetector  # noqa: E402
 
@@ -58,6 +61,20 @@ def timed(frames: list[HandObservation], step: Callable[[HandObservation], objec
     return out
 
 
+def timed_batches(frames: list[HandObservation], n: int) -> list[float]:
+    """CPU milliseconds per hand of reading the poses of ``n`` hands at once, batch by batch."""
+    out = []
+    for k in range(0, len(frames) - n + 1, n):
+        batch = frames[k: k + n]
+        start = time.thread_time()
+        classify_hands(batch)
+        out += [(time.thread_time() - start) * 1e3 / n] * n
+    return out
+
+
+TABLE = (1, 2, 4, 12)  # hands up in one frame
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
@@ -66,7 +83,8 @@ def main() -> None:
     image = np.full((480, 854, 3), 90, np.uint8)
     stages: dict[str, list[float]] = {
         "shot detector, joints alone": [], "shot detector, joints + look": [],
-        "cut the finger patch": [], "read the pose (classify_hand)": [],
+        "cut the finger patch": [],
+        **{f"read the pose, {n} hand(s) a frame": [] for n in TABLE},
     }
     for _ in range(args.repeat):
         for frames in cuts:
@@ -77,17 +95,20 @@ def main() -> None:
             stages["shot detector, joints + look"] += timed(frames, lambda o, f=both: f(o, o.t))
             stages["cut the finger patch"] += timed(
                 frames, lambda o, f=cut: f((1, o.track), image, o.landmarks))
-            stages["read the pose (classify_hand)"] += timed(
-                frames, lambda o: classify_hand(o.world, o.landmarks))
+            for n in TABLE:
+                stages[f"read the pose, {n} hand(s) a frame"] += timed_batches(frames, n)
     frames = sum(len(c) for c in cuts)
     print(f"data: {DATA.relative_to(ROOT)} cuts 0 and 1 ({frames} fresh hand-frames) "
           f"x {args.repeat}; load average {os.getloadavg()[0]:.2f}")
     for name, values in stages.items():
         print(f"{name}: mean {np.mean(values):.3f} ms, p95 {np.percentile(values, 95):.3f} ms "
               "per hand-frame")
-    total = sum(np.mean(stages[k]) for k in stages if k != "shot detector, joints alone")
-    print(f"on top of tracking (detector with the look + cut + pose): mean {total:.3f} ms "
-          "per hand-frame")
+    rest = sum(np.mean(stages[k]) for k in ("shot detector, joints + look",
+                                            "cut the finger patch"))
+    for n in TABLE:
+        total = rest + np.mean(stages[f"read the pose, {n} hand(s) a frame"])
+        print(f"on top of tracking (detector with the look + cut + pose), {n} hand(s) a frame: "
+              f"mean {total:.3f} ms per hand-frame")
 
 
 if __name__ == "__main__":

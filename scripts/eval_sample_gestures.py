@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 from eval_shots import add_config_option, shot_config  # noqa: E402
 
 from mafiavision.vision.appearance import COLS, ROWS  # noqa: E402
-from mafiavision.vision.gestures import classify_hand  # noqa: E402
+from mafiavision.vision.gestures import classify_seats  # noqa: E402
 from mafiavision.vision.numbers import NumberEvent, NumberReader  # noqa: E402
 from mafiavision.vision.pairing import TRACKER_MODELS  # noqa: E402
 from mafiavision.vision.shots import (  # noqa: E402
@@ -154,14 +154,14 @@ def replay(data: dict[str, np.ndarray], seats: list[int], config: ShotConfig) ->
     by_time = _by_time(data)
     for t in data["times"]:
         rows = by_time.get(float(t), [])
-        for seat in seats:
-            mine = [i for i in rows if data["seat"][i] == seat]
-            hands = _seen(data, mine, seat, float(t))
+        seen = {seat: _seen(data, [i for i in rows if data["seat"][i] == seat], seat, float(t))
+                for seat in seats}
+        poses = classify_seats(seen)
+        for seat, hands in seen.items():
             # the hand continuing the detector's track, as the CLI and the night pipeline feed it
             pick = continuing_hand(hands, shots[seat].track)
             shot_events[seat] += shots[seat].update(pick, float(t))
-            poses = [classify_hand(h.world, h.landmarks) for h in hands]
-            number_events[seat] += readers[seat].update(poses, float(t))
+            number_events[seat] += readers[seat].update(poses[seat], float(t))
     for seat in seats:
         number_events[seat] += readers[seat].flush()
     return shot_events, number_events

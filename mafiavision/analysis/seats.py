@@ -9,7 +9,7 @@ import numpy as np
 
 from mafiavision.analysis.timeline import TimelineBuilder
 from mafiavision.vision.fingers import curl, finger_probabilities
-from mafiavision.vision.gestures import PoseResult, classify_hand
+from mafiavision.vision.gestures import PoseResult, classify_seats
 from mafiavision.vision.hands import HandObservation
 from mafiavision.vision.numbers import NumberEvent, NumberReader
 from mafiavision.vision.shots import (
@@ -58,18 +58,18 @@ class SeatStages:
         """Feed one tracked frame; returns the seats whose hand holds the finger gun (the
         pose's gun or the shot detector's gun check: :func:`checks_gun`)."""
         guns = []
-        for seat in self.seats:
-            seen, best = self._hands(seat, hands)
+        followed = {seat: self._hands(seat, hands) for seat in self.seats}
+        poses = classify_seats({seat: seen[:2] for seat, (seen, _) in followed.items()})
+        for seat, (seen, best) in followed.items():
             self.shots.extend(self.shot_detectors[seat].update(best, t))
-            poses = [classify_hand(h.world, h.landmarks) for h in seen[:2]]
-            self._numbers(self.number_readers[seat].update(poses, t))
+            self._numbers(self.number_readers[seat].update(poses[seat], t))
             if best is None or best.held:
                 timeline.add(seat, t, None, 0, None)
                 continue
-            gun = self._holds_gun(seat, seen, best, poses[0])
+            pose = poses[seat][0]
+            gun = self._holds_gun(seat, seen, best, pose)
             # the hunt finder holds what the shot detector waits for
-            timeline.add(seat, t, "gun" if gun else poses[0].pose, poses[0].count,
-                         bend(best.world))
+            timeline.add(seat, t, "gun" if gun else pose.pose, pose.count, bend(best.world))
             if gun:
                 guns.append(seat)
         return guns
@@ -77,14 +77,12 @@ class SeatStages:
     def gun_seats(self, hands: Mapping[int, list[HandObservation]]) -> list[int]:
         """The seats whose hand holds the finger gun, as :meth:`update` reads them, without
         feeding any stage (e.g. to choose the tracker for the frames about to be fed)."""
-        guns = []
-        for seat in self.seats:
-            seen, best = self._hands(seat, hands)
-            if best is None or best.held:
-                continue
-            if self._holds_gun(seat, seen, best, classify_hand(seen[0].world, seen[0].landmarks)):
-                guns.append(seat)
-        return guns
+        followed = {seat: self._hands(seat, hands) for seat in self.seats}
+        raised = {seat: (seen, best) for seat, (seen, best) in followed.items()
+                  if best is not None and not best.held}
+        poses = classify_seats({seat: seen[:1] for seat, (seen, _) in raised.items()})
+        return [seat for seat, (seen, best) in raised.items()
+                if self._holds_gun(seat, seen, best, poses[seat][0])]
 
     def _hands(self, seat: int, hands: Mapping[int, list[HandObservation]]
                ) -> tuple[list[HandObservation], HandObservation | None]:

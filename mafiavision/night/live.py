@@ -39,7 +39,7 @@ def build_pipeline(table_path: Path, source: str | int | Path, *, realtime: bool
     :mod:`mafiavision.vision.pairing`); a frame's seats are examined by two threads;
     ``workers`` 2: the hunt's landmarkers are shared with a second process instead
     (``scripts/bench_live.py --workers 2`` measures it)."""
-    from mafiavision.vision.gestures import classify_hand
+    from mafiavision.vision.gestures import classify_seats
     from mafiavision.vision.numbers import NumberReader
     from mafiavision.vision.pairing import make_tracker
     from mafiavision.vision.shots import ShotConfig, ShotDetector
@@ -60,7 +60,7 @@ def build_pipeline(table_path: Path, source: str | int | Path, *, realtime: bool
         (hunt, make_tracker(table, model, ThreadedSeatTracker, threads=2, hands_per_seat=2)),
         lambda seat: ShotDetector(seat, shot_config),
         NumberReader,
-        lambda obs: classify_hand(obs.world, obs.landmarks),
+        classify_seats,
         reopen=reopen,
         drop_late=reopen,
         shot_settle=shot_config.max_gap,

@@ -97,15 +97,16 @@ class Pipeline:
         trackers: tuple[Any, Any],
         make_shot_detector: Callable[[int], Any],
         make_number_reader: Callable[[int], Any],
-        classify: Callable[[Any], Any],
+        classify: Callable[[dict[int, list[Any]]], dict[int, list[Any]]],
         *,
         reopen: bool,
         drop_late: bool,
         shot_settle: float,
     ) -> None:
         """``trackers``: a one-hand tracker (hunts: fast) and a two-hand one (numbers 6–10);
-        ``classify``: a hand observation → its pose (for the number readers); ``reopen``: a
-        source that fails or ends is opened again (a camera); ``drop_late``: frames more than
+        ``classify``: each seat's hand observations → their poses, a frame's in one batch
+        (for the number readers); ``reopen``: a source that fails or ends is opened again (a
+        camera); ``drop_late``: frames more than
         ``MAX_LAG`` behind real time are skipped (a camera: stay live) — a video file keeps
         every frame and lets the view fall behind instead (shown as a warning);
         ``shot_settle``: how long after its release the shot detectors report a shot (the
@@ -287,6 +288,7 @@ class Pipeline:
         shots: list[Any] = []
         numbers: list[Any] = []
         reading = capture is not None and capture.reads_numbers
+        poses = self._classify({s: hands.get(s) or [] for s in active}) if reading else {}
         for seat in active:
             found = hands.get(seat) or []
             best = continuing_hand(found, self._shots[seat].track)
@@ -294,8 +296,7 @@ class Pipeline:
                 seen.add(seat)
             shots.extend(self._shots[seat].update(best, frame.t))
             if reading:
-                poses = [self._classify(o) for o in found]
-                numbers.extend(e for e in self._numbers[seat].update(poses, frame.t)
+                numbers.extend(e for e in self._numbers[seat].update(poses[seat], frame.t)
                                if hasattr(e, "value"))
         crops: dict[int, np.ndarray] = {}
         if capture is not None:

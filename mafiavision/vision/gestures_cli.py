@@ -93,7 +93,7 @@ def run_images(args: argparse.Namespace) -> int:
 
 
 def run_video(args: argparse.Namespace) -> int:
-    from mafiavision.vision.gestures import DEFAULT_CONVENTION, ClubConvention, classify_hand
+    from mafiavision.vision.gestures import DEFAULT_CONVENTION, ClubConvention, classify_seats
     from mafiavision.vision.numbers import NumberEvent, NumberReader
     from mafiavision.vision.pairing import make_tracker
     from mafiavision.vision.shots import ShotDetector, continuing_hand
@@ -133,12 +133,12 @@ def run_video(args: argparse.Namespace) -> int:
         tracker.set_active(seats)
         for frame in open_source(video):
             observed = tracker.update(frame)
+            poses = classify_seats({seat: observed.get(seat, [])[:2] for seat in seats},
+                                   convention=convention)
             for seat in seats:
-                hands = observed.get(seat, [])
-                main = continuing_hand(hands, shots[seat].track)
+                main = continuing_hand(observed.get(seat, []), shots[seat].track)
                 keep(seat, shots[seat].update(main, frame.t))
-                poses = [classify_hand(h.world, h.landmarks) for h in hands[:2]]
-                keep(seat, readers[seat].update(poses, frame.t))
+                keep(seat, readers[seat].update(poses[seat], frame.t))
     finally:
         tracker.close()
     for seat in seats:
