@@ -106,9 +106,9 @@ class Pipeline:
         """``trackers``: a one-hand tracker (hunts: fast) and a two-hand one (numbers 6–10);
         ``classify``: each seat's hand observations → their poses, a frame's in one batch
         (for the number readers); ``reopen``: a source that fails or ends is opened again (a
-        camera); ``drop_late``: frames more than
-        ``MAX_LAG`` behind real time are skipped (a camera: stay live) — a video file keeps
-        every frame and lets the view fall behind instead (shown as a warning);
+        camera); ``drop_late``: frames more than ``MAX_LAG`` behind real time are skipped (a
+        camera: stay live) — a video file keeps every frame and lets the view fall behind
+        instead (shown as a warning);
         ``shot_settle``: how long after its release the shot detectors report a shot (the
         session judges a hunt only once the frames that far past its last window are in)."""
         self.shot_settle = shot_settle

@@ -134,11 +134,6 @@ def joint_bends(world: np.ndarray) -> np.ndarray:
     return _angle(bones[..., :-1, :], bones[..., 1:, :])
 
 
-def palm_size(world: np.ndarray) -> np.ndarray:
-    """Wrist to middle-finger MCP distance (metres), shape (...)."""
-    return _norm(world[..., 9, :] - world[..., 0, :])
-
-
 def curl(world: np.ndarray) -> np.ndarray:
     """Summed bend (degrees) of each finger's three joints, shape (..., 5)."""
     return joint_bends(world).sum(axis=-1)

@@ -226,7 +226,7 @@ def classify_hands(
     with_image = [h for h in hands if h.landmarks is not None]
     if with_image and len(with_image) < len(hands):  # both kinds: each kind its own batch
         image_poses = iter(classify_hands(with_image, model=model, convention=convention))
-        world_only = [_Hand(h.world, None) for h in hands if h.landmarks is None]
+        world_only = [h for h in hands if h.landmarks is None]
         world_poses = iter(classify_hands(world_only, model=model, convention=convention))
         return [next(world_poses if h.landmarks is None else image_poses) for h in hands]
     # one hand is read without a batch axis, which costs more than it saves there
