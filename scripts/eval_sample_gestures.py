@@ -18,7 +18,8 @@ seat overlapping them.
 Usage::
 
     python scripts/eval_sample_gestures.py [names...] [--model lite|full|lite+full] [--fresh]
-        [--samples DIR] [--cache DIR] [--set NAME=VALUE ...] [--no-look]
+        [--samples DIR] [--cache DIR] [--set NAME=VALUE ...] [--no-look] [--no-fold]
+        [--fold-model JSON] [--fold-threshold SCORE]
 
 The recordings keep each fresh hand's finger patch (:mod:`mafiavision.vision.appearance`), so
 ``--no-look`` measures the joints alone on the same frames (recordings made before the patch
@@ -43,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 from eval_shots import add_config_option, shot_config  # noqa: E402
 
 from mafiavision.vision.appearance import COLS, ROWS  # noqa: E402
+from mafiavision.vision.fold import FoldConfig  # noqa: E402
 from mafiavision.vision.gestures import classify_seats  # noqa: E402
 from mafiavision.vision.numbers import NumberEvent, NumberReader  # noqa: E402
 from mafiavision.vision.pairing import TRACKER_MODELS  # noqa: E402
@@ -263,11 +265,35 @@ def main() -> None:
         "--no-look", action="store_true",
         help="the joints alone: no shots from the fingers' look (ShotConfig.look = None)",
     )
+    parser.add_argument(
+        "--no-fold", action="store_true",
+        help="no shots from the fingers' fold (ShotConfig.finger_fold = None)",
+    )
+    parser.add_argument(
+        "--fold-model", type=Path, metavar="JSON",
+        help="read the fold with this model (scripts/train_fold.py --out) instead of the "
+        "packaged one",
+    )
+    parser.add_argument(
+        "--fold-threshold", type=float, metavar="SCORE", help="the fold's FoldConfig.threshold",
+    )
     add_config_option(parser)
     args = parser.parse_args()
     config = shot_config(parser, args)
     if args.no_look:
         config = dataclasses.replace(config, look=None)
+    if args.no_fold:
+        config = dataclasses.replace(config, finger_fold=None)
+    elif args.fold_model or args.fold_threshold is not None:
+        fold = FoldConfig()
+        if args.fold_model:
+            if not args.fold_model.is_file():
+                parser.error(f"--fold-model {args.fold_model}: file not found")
+            fold = dataclasses.replace(fold, model=args.fold_model)
+        if args.fold_threshold is not None:
+            fold = dataclasses.replace(fold, threshold=args.fold_threshold)
+        config = dataclasses.replace(config, finger_fold=fold)
+        print(f"fold: {fold}")
     if not args.samples.is_dir():
         parser.error(f"--samples {args.samples}: folder not found")
     names = args.names or sorted(p.stem for p in args.samples.glob("*.mp4"))

@@ -175,7 +175,8 @@ def shot_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Sh
             overrides[name] = float(value)
         except ValueError:
             parser.error(f"--set {item}: expected NAME=VALUE with a number")
-        if name not in ShotConfig.__dataclass_fields__ or name == "require_gun":
+        field = ShotConfig.__dataclass_fields__.get(name)
+        if field is None or field.type != "float":
             parser.error(f"--set {item}: {name!r} is not a numeric ShotConfig field")
     config = ShotConfig(**overrides)
     print(f"config: {config}")

@@ -95,9 +95,10 @@ class Baseline:
     """A hand's baseline patch, ready to compare patches with (:meth:`change`): its two regions
     cut once, not at every frame."""
 
-    __slots__ = ("_fingers", "_hand")
+    __slots__ = ("_fingers", "_hand", "patch")
 
     def __init__(self, patch: np.ndarray) -> None:
+        self.patch = patch  # the whole baseline patch (the fold model reads it too)
         c0, c1 = INNER_COLS
         (h0, h1), (f0, f1) = HAND_ROWS, FINGER_ROWS
         hand = np.ascontiguousarray(patch[h0:h1, c0:c1], np.float32)
@@ -204,6 +205,11 @@ class FingerLook:
         self._on = 0.0
         #: the squeeze in progress: start, peak time, peak (None: none)
         self.squeeze: tuple[float, float, float] | None = None
+
+    @property
+    def baseline(self) -> np.ndarray | None:
+        """The current baseline patch (None: not enough quiet frames yet)."""
+        return None if self._baseline is None else self._baseline.patch
 
     def update(self, t: float, patch: np.ndarray) -> LookSqueeze | None:
         """Feed a fresh patch at ``t``; returns a squeeze that ended in this frame."""

@@ -99,6 +99,13 @@ import numpy as np
 
 from mafiavision.vision.appearance import FingerLook, LookConfig, LookSqueeze
 from mafiavision.vision.fingers import curl, finger_probabilities
+from mafiavision.vision.fold import (
+    MODEL_PATH,
+    FoldConfig,
+    FoldScorer,
+    fold_features,
+    load_model,
+)
 from mafiavision.vision.stats import mean, median
 
 
@@ -165,9 +172,10 @@ class ShotEvent:
     duration: float  # from the start of the squeeze to its release, seconds
     depth: float  # degrees of summed index+middle bend above baseline at the deepest point
     confidence: float  # 0..1
-    #: which signal found it: the joints' angles, or the fingers' look (its ``depth`` is then
-    #: the joints' largest rise during it, at least ``ShotConfig.look_rise``)
-    source: Literal["joints", "look"] = "joints"
+    #: which signal found it: the joints' angles, the fingers' look (its ``depth`` is then the
+    #: joints' largest rise during it, at least ``ShotConfig.look_rise``) or the fingers' fold
+    #: (:mod:`mafiavision.vision.fold`; ``depth``: the joints' rise at its peak, ≥ 0)
+    source: Literal["joints", "look", "fold"] = "joints"
 
 
 @dataclass(frozen=True)
@@ -243,6 +251,9 @@ class ShotConfig:
     #: Chosen on the seen validation sets 13-19 and the samples, validated on the unseen set 20
     #: (docs/accuracy.md, "Session 19" and "Shots on the twentieth validation set").
     look_rise: float = 10.0
+    #: The fingers' fold (:mod:`mafiavision.vision.fold`), read where observations carry a
+    #: finger ``patch`` and the look is on (it gives the baseline patch); None: not read.
+    finger_fold: FoldConfig | None = field(default_factory=FoldConfig)
 
 
 #: The frame-to-frame noise estimate needs this many steps (fewer: the quiet frames' spread alone).
@@ -335,10 +346,22 @@ class ShotDetector:
         self._look_gun = False  # the hand showed the gun when the look's squeeze started
         #: ended, waiting for the hand to stay: each with the joints' largest rise during it
         self._look_waiting: list[tuple[LookSqueeze, float]] = []
-        #: peak times of the seat's recent shots: all, and those the fingers' look gave
+        #: peak times of the seat's recent shots: all, and those the pixels (look, fold) gave
         self._shot_times: deque[float] = deque(maxlen=8)
-        self._look_times: deque[float] = deque(maxlen=8)
+        self._pixel_times: deque[float] = deque(maxlen=8)
         self._look_depth = 0.0  # the joints' largest rise during the look's squeeze
+        fold = self.config.finger_fold
+        self._fold: FoldScorer | None = None
+        if fold is not None and fold.score:
+            self._fold = load_model(fold.model or MODEL_PATH).scorer()
+        #: time, fold score, joints' rise over the last second of fresh frames
+        self._fold_scores: deque[tuple[float, float, float]] = deque()
+        self._fold_waiting: list[_FoldPeak] = []
+        self._fold_times: deque[float] = deque(maxlen=8)  # peaks of the fold's shots
+        self._seen_since: float | None = None  # the first fresh frame since the last restart
+        #: (time, features) of every fresh frame the fold read, when not None
+        #: (``scripts/train_fold.py`` sets it to a list to fit the model)
+        self.fold_trace: list[tuple[float, np.ndarray]] | None = None
 
     def _restart(self) -> None:
         self._raw.clear()
@@ -352,6 +375,9 @@ class ShotDetector:
         self._reopened = True
         self._look.reset()
         self._look_waiting = []
+        self._fold_scores.clear()
+        self._fold_waiting = []
+        self._seen_since = None
 
     def _hold(self, squeeze: _Squeeze, t: float) -> None:
         """A squeeze held past ``max_duration`` is a new pose, not a shot: its last ``held``
@@ -417,9 +443,12 @@ class ShotDetector:
         if obs is None or obs.held:
             return []  # no fresh landmarks (a held observation repeats the last ones)
         self._last_seen = t
+        if self._seen_since is None:
+            self._seen_since = t
         self.track = obs.track
         done = self._joints(obs, t)
-        return done + self._looks(obs, t)
+        done += self._looks(obs, t)
+        return done + self._folds(obs, t)
 
     def _joints(self, obs: HasWorld, t: float) -> list[ShotEvent]:
         """The squeezes of the joint angles (the module docstring): shots completed at ``t``."""
@@ -488,8 +517,8 @@ class ShotDetector:
         self._squeeze, self._ended = None, t
         self._quiet.append(quiet)
         event = self._judge(squeeze, t)
-        if event is not None and self._near_shot(event.t, event.t, self._look_times):
-            event = None  # the fingers' look already gave this squeeze's shot
+        if event is not None and self._near_shot(event.t, event.t, self._pixel_times):
+            event = None  # the fingers' look or fold already gave this squeeze's shot
         if event is not None:
             self._shot_times.append(event.t)
             if self._pending is not None:  # seen since its release: it stands
@@ -529,10 +558,69 @@ class ShotDetector:
             if self._near_shot(squeeze.start, squeeze.end, self._shot_times):
                 continue
             self._shot_times.append(squeeze.peak_t)
-            self._look_times.append(squeeze.peak_t)
+            self._pixel_times.append(squeeze.peak_t)
             confidence = squeeze.peak / (squeeze.peak + squeeze.on)
             done.append(ShotEvent(self.seat, squeeze.peak_t, squeeze.end - squeeze.start,
                                   depth, confidence, "look"))
+        return done
+
+    def _folds(self, obs: HasWorld, t: float) -> list[ShotEvent]:
+        """The shots of the fingers' fold (:class:`FoldConfig`) completed at ``t``."""
+        cfg, fold = self.config, self.config.finger_fold
+        patch = getattr(obs, "patch", None)
+        baseline = self._look.baseline
+        if fold is None or patch is None or baseline is None or not self._quiet:
+            return []
+        rise = float(self._raw[-1][1].sum()) - float(median([q[1].sum() for q in self._quiet]))
+        features = fold_features(patch, baseline, rise, _extent(obs.world) / self._quiet_extent(),
+                                 self._fold.pool if self._fold is not None else 2)
+        if self.fold_trace is not None:
+            self.fold_trace.append((t, features))
+        if self._fold is None:
+            return []
+        scores = self._fold_scores
+        scores.append((t, self._fold.score(features), rise))
+        while scores[0][0] < t - 1.0:
+            scores.popleft()
+        low = fold.release * fold.threshold
+        if len(scores) >= 3:
+            (_, before, _), (peak_t, peak, peak_rise), (_, now, _) = list(scores)[-3:]
+            if (
+                peak >= fold.threshold and peak >= before and peak >= now
+                and self._seen_since is not None and peak_t - self._seen_since >= fold.steady
+                and self._showed_gun()
+            ):
+                start = max((u for u, v, _ in scores if u < peak_t and v < low), default=peak_t)
+                near = [w for w in self._fold_waiting if abs(w.t - peak_t) <= fold.apart]
+                if all(w.score < peak for w in near):
+                    for w in near:
+                        self._fold_waiting.remove(w)
+                    self._fold_waiting.append(_FoldPeak(peak_t, peak, start, max(0.0, peak_rise)))
+        done = []
+        for w in list(self._fold_waiting):
+            if w.released is None and now_below(scores, w.t, low):
+                w.released = t
+            if w.released is None:
+                if t - w.t > fold.within + _CLOCK_EPS:
+                    self._fold_waiting.remove(w)
+                continue
+            if t - w.released < cfg.max_gap - _CLOCK_EPS:
+                continue
+            if self._squeeze is not None and self._squeeze.start <= w.t + cfg.same:
+                continue  # a squeeze of the joints in progress decides first
+            self._fold_waiting.remove(w)
+            others = [u for u in self._shot_times if u not in self._fold_times]
+            if (
+                self._near_shot(w.t, w.t, self._shot_times)
+                or any(0 < w.t - u <= fold.after for u in others)
+                or any(0 < w.t - u <= fold.apart for u in self._fold_times)
+            ):
+                continue
+            self._shot_times.append(w.t)
+            self._pixel_times.append(w.t)
+            self._fold_times.append(w.t)
+            done.append(ShotEvent(self.seat, w.t, w.released - w.start, w.rise,
+                                  w.score / (w.score + fold.threshold), "fold"))
         return done
 
     def _near_shot(self, start: float, end: float, times: Sequence[float]) -> bool:
@@ -604,6 +692,23 @@ class ShotDetector:
         highest = np.max([np.mean([v for u, v in during if t - cfg.smooth < u <= t], axis=0)
                           for t, _ in during], axis=0)
         return bool(np.all(highest > baseline))
+
+
+@dataclass
+class _FoldPeak:
+    """A peak of the fold score waiting for its release and for the hand to stay."""
+
+    t: float
+    score: float
+    start: float  # the last frame before the peak with the score under the release level
+    rise: float  # the joints' index+middle rise at the peak (degrees, ≥ 0)
+    released: float | None = None  # when the score fell back under the release level
+
+
+def now_below(scores: Sequence[tuple[float, float, float]], peak: float, low: float) -> bool:
+    """Whether the newest score, 0.15 s or more after ``peak``, is under ``low``."""
+    t, value, _ = scores[-1]
+    return t >= peak + 0.15 - _CLOCK_EPS and value < low
 
 
 def shows_gun(p: np.ndarray, open_floor: float) -> bool:

@@ -1,0 +1,164 @@
+"""The fingers' fold, read from pixels by a learned linear model: a score per hand and frame.
+
+Seen from the back of the hand, a squeeze folds index and middle away from the camera and the
+landmark networks keep reading them extended; the fingers' look
+(:class:`~mafiavision.vision.appearance.FingerLook`) sees the pixels change but needs the change
+to stand far above the hand's noise. This model was taught what a fold looks like: the finger
+patch of a fresh frame (:func:`~mafiavision.vision.appearance.finger_patch`, its grid laid out
+from the wrist and the knuckles) minus the hand's own baseline patch (the look's median of its
+recent quiet patches), registered on the hand below the knuckles (the landmarks' jitter moves
+the grid), divided by the baseline's contrast and pooled over ``pool`` × ``pool`` grid steps —
+signed and absolute — with the index+middle curl's rise and the hand's extent across the camera
+against their baselines. A logistic model over those features gives the score (log-odds that the
+two fingers are folded at least ``positive`` degrees, as the sample renderer bends them).
+
+It is fitted by ``scripts/train_fold.py`` on the recorded landmarks and patches of rendered
+clips, whose truth gives each shooter's bend frame by frame (``fold_model.json``, with its
+provenance). The shot detector turns the score into shots (:class:`FoldConfig`,
+:class:`~mafiavision.vision.shots.ShotDetector`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from mafiavision.vision.appearance import COLS, HAND_ROWS, INNER_COLS, ROWS, SHIFT
+
+MODEL_PATH = Path(__file__).with_name("fold_model.json")
+#: The patch rows the model reads: from beyond the fingertips down (the last row is left out so
+#: that the rows divide into whole pools).
+READ_ROWS = 40
+#: Added to the baseline's contrast (grey levels) before dividing by it: a flat patch (a dark
+#: room) would otherwise blow its noise up.
+CONTRAST_FLOOR = 5.0
+#: The curl's rise is divided by this many degrees, to the pixels' scale.
+CURL_SCALE = 50.0
+
+
+class FoldModel(BaseModel):
+    """A fitted fold model (``fold_model.json``): feature standardisation, weights, provenance."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    pool: int = Field(ge=1)
+    positive: float = Field(gt=0, description="degrees of squeeze a positive frame reached")
+    l2: float = Field(ge=0)
+    mean: list[float]
+    scale: list[float]
+    weights: list[float]
+    bias: float
+    trained_on: list[str] = Field(description="the clip sets the model was fitted on")
+    frames: dict[str, int] = Field(description="positive and negative frames fitted")
+    command: str
+
+    @model_validator(mode="after")
+    def _sizes(self) -> FoldModel:
+        n = feature_count(self.pool)
+        for name in ("mean", "scale", "weights"):
+            if len(getattr(self, name)) != n:
+                raise ValueError(f"{name}: expected {n} values for pool {self.pool}, "
+                                 f"got {len(getattr(self, name))}")
+        if min(self.scale) <= 0:
+            raise ValueError("scale: every value must be positive")
+        return self
+
+    def scorer(self) -> FoldScorer:
+        w = np.asarray(self.weights) / np.asarray(self.scale)
+        return FoldScorer(self.pool, w, float(self.bias - w @ np.asarray(self.mean)))
+
+
+@dataclass(frozen=True)
+class FoldScorer:
+    """A model folded into one dot product: score = features · ``w`` + ``b``."""
+
+    pool: int
+    w: np.ndarray
+    b: float
+
+    def score(self, features: np.ndarray) -> float:
+        return float(features @ self.w) + self.b
+
+
+def feature_count(pool: int) -> int:
+    """How many features :func:`fold_features` gives at ``pool``."""
+    return 2 * (READ_ROWS // pool) * (COLS // pool) + 2
+
+
+@cache
+def load_model(path: Path = MODEL_PATH) -> FoldModel:
+    """The fold model at ``path`` (default: the packaged one)."""
+    try:
+        return FoldModel.model_validate_json(path.read_bytes())
+    except OSError as e:
+        raise FileNotFoundError(f"{path}: cannot read the fold model ({e.strerror})") from e
+    except ValueError as e:
+        raise ValueError(f"{path}: not a fold model: {e}") from e
+
+
+def register(patch: np.ndarray, baseline: np.ndarray) -> np.ndarray:
+    """``patch`` shifted so that the hand below the knuckles best matches ``baseline``'s (the
+    same registration as the look's: the landmarks' jitter moves the patch's grid by a few
+    steps; folding fingers cannot be matched by a shift)."""
+    c0, c1 = INNER_COLS
+    h0, h1 = HAND_ROWS
+    template = baseline[h0:h1, c0:c1]
+    if float(template.std()) < 1e-3:
+        return patch
+    top = max(0, h0 - SHIFT)
+    match = cv2.matchTemplate(patch[top: h1 + SHIFT], template, cv2.TM_CCOEFF_NORMED)
+    _, _, _, (x, y) = cv2.minMaxLoc(match)
+    dy, dx = y - (h0 - top), x - SHIFT
+    if dx == 0 and dy == 0:
+        return patch
+    shift = np.float32([[1, 0, -dx], [0, 1, -dy]])
+    return cv2.warpAffine(patch, shift, (patch.shape[1], patch.shape[0]),
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def fold_features(patch: np.ndarray, baseline: np.ndarray, curl_rise: float,
+                  extent_ratio: float, pool: int) -> np.ndarray:
+    """The model's features: the registered patch minus the baseline patch (both
+    :data:`~mafiavision.vision.appearance.ROWS` × ``COLS``), ÷ the baseline's contrast, pooled
+    (signed, then absolute); the index+middle curl's rise (degrees) ÷ :data:`CURL_SCALE`; the
+    hand's extent ÷ its baseline extent − 1."""
+    if patch.shape != (ROWS, COLS) or baseline.shape != (ROWS, COLS):
+        raise ValueError(f"patches must be {ROWS}×{COLS}, got {patch.shape} and {baseline.shape}")
+    diff = (register(patch, baseline) - baseline)[:READ_ROWS]
+    diff = diff / (float(baseline.std()) + CONTRAST_FLOOR)
+    rows, cols = READ_ROWS // pool, COLS // pool
+    pooled = diff[: rows * pool, : cols * pool].reshape(rows, pool, cols, pool).mean(axis=(1, 3))
+    flat = pooled.ravel()
+    return np.concatenate([flat, np.abs(flat), [curl_rise / CURL_SCALE, extent_ratio - 1.0]])
+
+
+@dataclass(frozen=True)
+class FoldConfig:
+    """How :class:`~mafiavision.vision.shots.ShotDetector` turns the fold score into shots.
+
+    A shot of the fold: the score peaks (a local maximum) at least ``threshold``; the hand showed
+    the gun before it and was seen for ``steady`` seconds without a gap; the score falls below
+    ``release`` × ``threshold`` between 0.15 s and ``within`` after the peak (a squeeze is
+    released; a pose or light that changes for good is not); the hand stays in view
+    ``max_gap`` after that; no shot of the joints or the look lies within ``ShotConfig.same`` of
+    it, none of the seat's shots lies within ``after`` before it (a release rebounding), and no
+    shot of the fold within ``apart`` before it. Chosen with the model on the seen sets 26–28
+    and the samples, each set read by a model fitted without it (docs/accuracy.md, "Session 28").
+    """
+
+    threshold: float = 8.0
+    release: float = 0.5
+    within: float = 0.6
+    steady: float = 0.9
+    after: float = 1.0
+    apart: float = 0.6
+    #: the fitted model (None: the packaged ``fold_model.json``)
+    model: Path | None = None
+    #: False: the features are traced, no score is read (``scripts/train_fold.py`` fits the
+    #: model from them)
+    score: bool = True

@@ -1,0 +1,121 @@
+"""The fingers' fold: its features, its model file, and the packaged model on drawn hands.
+
+The shots it gives on real recorded landmarks and patches are tested with the detector
+(tests/vision/test_shots.py).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mafiavision.vision.appearance import COLS, ROWS, finger_patch
+from mafiavision.vision.fold import (
+    MODEL_PATH,
+    FoldModel,
+    feature_count,
+    fold_features,
+    load_model,
+    register,
+)
+from tests.vision.test_appearance import SIZE, draw_hand
+
+
+def patch(**kwargs: float) -> np.ndarray:
+    return finger_patch(*draw_hand(**kwargs))
+
+
+def jittered(px: float) -> np.ndarray:
+    """The unmoved hand's patch cut from landmarks misplaced by ``px`` pixels."""
+    rgb, lm = draw_hand()
+    lm = lm.copy()
+    lm[[0, 5, 9], 0] += px / SIZE[1]
+    lm[[0, 5, 9], 1] += px / SIZE[0]
+    return finger_patch(rgb, lm)
+
+
+@pytest.mark.parametrize("pool", [1, 2, 4, 8])
+def test_features_have_the_models_size(pool: int) -> None:
+    base = patch()
+    assert fold_features(base, base, 0.0, 1.0, pool).shape == (feature_count(pool),)
+
+
+def test_the_same_patch_is_no_change() -> None:
+    base = patch()
+    features = fold_features(base, base, 12.5, 0.9, 2)
+    assert np.all(features[:-2] == 0)
+    assert features[-2:] == pytest.approx([12.5 / 50.0, -0.1])
+
+
+@pytest.mark.parametrize("px", [3.0, 5.0])
+def test_registration_takes_out_the_landmarks_jitter(px: float) -> None:
+    """The grid moved by a few pixels (the landmarks misplaced): registered on the hand below the
+    knuckles, the difference is a fraction of the unregistered one."""
+    base, moved = patch(), jittered(px)
+    raw = np.abs(moved - base)[:40].mean()
+    registered = np.abs(register(moved, base) - base)[:40].mean()
+    assert registered < 0.5 * raw
+
+
+@pytest.mark.parametrize("fold", [0.4, 0.7])
+def test_folding_fingers_change_the_features_more_than_jitter(fold: float) -> None:
+    base = patch()
+    folded = np.abs(fold_features(patch(fold=fold), base, 0.0, 1.0, 2)[:-2]).sum()
+    jitter = np.abs(fold_features(jittered(3.0), base, 0.0, 1.0, 2)[:-2]).sum()
+    assert folded > 3 * jitter
+
+
+@pytest.mark.parametrize(
+    ("shapes", "message"),
+    [(((ROWS, COLS), (ROWS - 1, COLS)), "patches must be"),
+     (((ROWS, COLS + 1), (ROWS, COLS)), "patches must be")],
+)
+def test_bad_patch_shapes_are_named(shapes: tuple, message: str) -> None:
+    a, b = (np.zeros(s, np.float32) for s in shapes)
+    with pytest.raises(ValueError, match=message):
+        fold_features(a, b, 0.0, 1.0, 2)
+
+
+def test_the_packaged_model_is_valid_and_says_what_it_was_fitted_on() -> None:
+    model = load_model()
+    assert model.trained_on and model.frames["positive"] > 0 and model.frames["negative"] > 0
+    assert model.command.startswith("python scripts/train_fold.py")
+    scorer = model.scorer()
+    base = patch()
+    x = fold_features(patch(fold=0.5), base, 0.0, 1.0, model.pool)
+    z = (x - np.asarray(model.mean)) / np.asarray(model.scale)
+    assert scorer.score(x) == pytest.approx(float(z @ np.asarray(model.weights)) + model.bias)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [({"weights": [0.0]}, "weights: expected"),
+     ({"mean": []}, "mean: expected"),
+     ({"pool": 0}, "pool"),
+     ({"extra": 1}, "extra")],
+)
+def test_a_bad_model_file_is_named_with_its_field(
+    tmp_path: Path, change: dict, message: str
+) -> None:
+    data = json.loads(MODEL_PATH.read_text())
+    data.update(change)
+    bad = tmp_path / "fold_model.json"
+    bad.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match=message) as info:
+        load_model(bad)
+    assert str(bad) in str(info.value)
+
+
+def test_a_missing_model_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="cannot read the fold model"):
+        load_model(tmp_path / "none.json")
+
+
+def test_scales_must_be_positive() -> None:
+    data = json.loads(MODEL_PATH.read_text())
+    data["scale"][3] = 0.0
+    with pytest.raises(ValueError, match="scale"):
+        FoldModel.model_validate(data)
