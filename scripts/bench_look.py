@@ -1,5 +1,6 @@
-"""Cost of the gestures per hand and frame, on top of tracking: the shot detector with and
-without the fingers' look, cutting the finger patch, and reading the hand's pose.
+"""Cost of the gestures per hand and frame, on top of tracking: the shot detector (the joints
+alone, with the fingers' look, and with the look and the fold: the product's), cutting the finger
+patch, and reading the hand's pose.
 
 Runs on the real recorded cuts of ``tests/vision/data/recorded_look_seats.npz`` (lite landmarks
 and finger patches of a rendered 854×480 clip; for cutting the patch the frame is rebuilt as a
@@ -84,16 +85,20 @@ def main() -> None:
     image = np.full((480, 854, 3), 90, np.uint8)
     stages: dict[str, list[float]] = {
         "shot detector, joints alone": [], "shot detector, joints + look": [],
+        "shot detector, joints + look + fold": [],
         "cut the finger patch": [],
         **{f"read the pose, {n} hand(s) a frame": [] for n in TABLE},
     }
     for _ in range(args.repeat):
         for frames in cuts:
-            joints = ShotDetector(1, ShotConfig(look=None)).update
-            both = ShotDetector(1, ShotConfig()).update
+            joints = ShotDetector(1, ShotConfig(look=None, finger_fold=None)).update
+            both = ShotDetector(1, ShotConfig(finger_fold=None)).update
+            product = ShotDetector(1, ShotConfig()).update
             cut = PatchCutter().cut
             stages["shot detector, joints alone"] += timed(frames, lambda o, f=joints: f(o, o.t))
             stages["shot detector, joints + look"] += timed(frames, lambda o, f=both: f(o, o.t))
+            stages["shot detector, joints + look + fold"] += timed(
+                frames, lambda o, f=product: f(o, o.t))
             stages["cut the finger patch"] += timed(
                 frames, lambda o, f=cut: f((1, o.track), image, o.landmarks))
             for n in TABLE:
@@ -104,13 +109,13 @@ def main() -> None:
     for name, values in stages.items():
         print(f"{name}: mean {np.mean(values):.3f} ms, p95 {np.percentile(values, 95):.3f} ms "
               "per hand-frame")
-    rest = sum(np.mean(stages[k]) for k in ("shot detector, joints + look",
+    rest = sum(np.mean(stages[k]) for k in ("shot detector, joints + look + fold",
                                             "cut the finger patch"))
-    print(f"on top of tracking during a hunt (the live night reads no pose then: detector with "
-          f"the look + cut): mean {rest:.3f} ms per hand-frame")
+    print(f"on top of tracking during a hunt (the live night reads no pose then: the detector "
+          f"+ cut): mean {rest:.3f} ms per hand-frame")
     for n in TABLE:
         total = rest + np.mean(stages[f"read the pose, {n} hand(s) a frame"])
-        print(f"on top of tracking (detector with the look + cut + pose), {n} hand(s) a frame: "
+        print(f"on top of tracking (the detector + cut + pose), {n} hand(s) a frame: "
               f"mean {total:.3f} ms per hand-frame")
 
 

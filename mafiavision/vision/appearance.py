@@ -95,10 +95,13 @@ class Baseline:
     """A hand's baseline patch, ready to compare patches with (:meth:`change`): its two regions
     cut once, not at every frame."""
 
-    __slots__ = ("_fingers", "_hand", "patch")
+    __slots__ = ("_contrast", "_fingers", "_hand", "patch", "shift")
 
     def __init__(self, patch: np.ndarray) -> None:
         self.patch = patch  # the whole baseline patch (the fold model reads it too)
+        #: the registration (rows, columns) of the last patch compared (:meth:`change`)
+        self.shift = (0, 0)
+        self._contrast: float | None = None
         c0, c1 = INNER_COLS
         (h0, h1), (f0, f1) = HAND_ROWS, FINGER_ROWS
         hand = np.ascontiguousarray(patch[h0:h1, c0:c1], np.float32)
@@ -123,12 +126,21 @@ class Baseline:
             hand = cv2.matchTemplate(patch[top: h1 + SHIFT], self._hand, cv2.TM_CCOEFF_NORMED)
             _, _, _, (x, y) = cv2.minMaxLoc(hand)
             dy, dx = y - (h0 - top), x - SHIFT
+        self.shift = (dy, dx)
         padded = cv2.copyMakeBorder(patch, 1, 1, 1, 1, cv2.BORDER_REPLICATE)
         y0, x0 = f0 + dy, c0 + dx  # the fingers' region at that shift, less one step (padding)
         window = padded[y0: y0 + (f1 - f0) + 2, x0: x0 + (c1 - c0) + 2]
         _, best, _, _ = cv2.minMaxLoc(cv2.matchTemplate(window, self._fingers,
                                                         cv2.TM_CCOEFF_NORMED))
         return 1.0 - float(best)
+
+
+    @property
+    def contrast(self) -> float:
+        """The baseline patch's standard deviation (grey levels), computed once."""
+        if self._contrast is None:
+            self._contrast = float(self.patch.std())
+        return self._contrast
 
 
 def patch_change(patch: np.ndarray, baseline: np.ndarray) -> float:
@@ -207,9 +219,10 @@ class FingerLook:
         self.squeeze: tuple[float, float, float] | None = None
 
     @property
-    def baseline(self) -> np.ndarray | None:
-        """The current baseline patch (None: not enough quiet frames yet)."""
-        return None if self._baseline is None else self._baseline.patch
+    def baseline(self) -> Baseline | None:
+        """The current baseline (None: not enough quiet frames yet); its ``shift`` is the
+        registration of the last patch fed."""
+        return self._baseline
 
     def update(self, t: float, patch: np.ndarray) -> LookSqueeze | None:
         """Feed a fresh patch at ``t``; returns a squeeze that ended in this frame."""

@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from mafiavision.vision.appearance import COLS, HAND_ROWS, INNER_COLS, ROWS, SHIFT
+from mafiavision.vision.appearance import COLS, ROWS, Baseline
 
 MODEL_PATH = Path(__file__).with_name("fold_model.json")
 #: The patch rows the model reads: from beyond the fingertips down (the last row is left out so
@@ -101,19 +101,11 @@ def load_model(path: Path = MODEL_PATH) -> FoldModel:
         raise ValueError(f"{path}: not a fold model: {e}") from e
 
 
-def register(patch: np.ndarray, baseline: np.ndarray) -> np.ndarray:
-    """``patch`` shifted so that the hand below the knuckles best matches ``baseline``'s (the
-    same registration as the look's: the landmarks' jitter moves the patch's grid by a few
-    steps; folding fingers cannot be matched by a shift)."""
-    c0, c1 = INNER_COLS
-    h0, h1 = HAND_ROWS
-    template = baseline[h0:h1, c0:c1]
-    if float(template.std()) < 1e-3:
-        return patch
-    top = max(0, h0 - SHIFT)
-    match = cv2.matchTemplate(patch[top: h1 + SHIFT], template, cv2.TM_CCOEFF_NORMED)
-    _, _, _, (x, y) = cv2.minMaxLoc(match)
-    dy, dx = y - (h0 - top), x - SHIFT
+def register(patch: np.ndarray, shift: tuple[int, int]) -> np.ndarray:
+    """``patch`` moved back by ``shift`` (rows, columns: the look's registration of it,
+    :meth:`~mafiavision.vision.appearance.Baseline.change` — the landmarks' jitter moves the
+    patch's grid by a few steps; folding fingers cannot be matched by a shift)."""
+    dy, dx = shift
     if dx == 0 and dy == 0:
         return patch
     shift = np.float32([[1, 0, -dx], [0, 1, -dy]])
@@ -121,19 +113,21 @@ def register(patch: np.ndarray, baseline: np.ndarray) -> np.ndarray:
                           borderMode=cv2.BORDER_REPLICATE)
 
 
-def fold_features(patch: np.ndarray, baseline: np.ndarray, curl_rise: float,
+def fold_features(patch: np.ndarray, baseline: Baseline, curl_rise: float,
                   extent_ratio: float, pool: int) -> np.ndarray:
-    """The model's features: the registered patch minus the baseline patch (both
-    :data:`~mafiavision.vision.appearance.ROWS` × ``COLS``), ÷ the baseline's contrast, pooled
-    (signed, then absolute); the index+middle curl's rise (degrees) ÷ :data:`CURL_SCALE`; the
-    hand's extent ÷ its baseline extent − 1."""
-    if patch.shape != (ROWS, COLS) or baseline.shape != (ROWS, COLS):
-        raise ValueError(f"patches must be {ROWS}×{COLS}, got {patch.shape} and {baseline.shape}")
-    diff = (register(patch, baseline) - baseline)[:READ_ROWS]
-    diff = diff / (float(baseline.std()) + CONTRAST_FLOOR)
+    """The model's features: ``patch`` registered as the look registered it against
+    ``baseline`` (its ``shift``: the look compared them in this frame) minus the baseline patch
+    (both :data:`~mafiavision.vision.appearance.ROWS` × ``COLS``), ÷ the baseline's contrast,
+    pooled (signed, then absolute); the index+middle curl's rise (degrees) ÷
+    :data:`CURL_SCALE`; the hand's extent ÷ its baseline extent − 1."""
+    if patch.shape != (ROWS, COLS) or baseline.patch.shape != (ROWS, COLS):
+        raise ValueError(
+            f"patches must be {ROWS}×{COLS}, got {patch.shape} and {baseline.patch.shape}")
+    diff = (register(patch, baseline.shift) - baseline.patch)[:READ_ROWS]
+    diff = diff / (baseline.contrast + CONTRAST_FLOOR)
     rows, cols = READ_ROWS // pool, COLS // pool
-    pooled = diff[: rows * pool, : cols * pool].reshape(rows, pool, cols, pool).mean(axis=(1, 3))
-    flat = pooled.ravel()
+    blocks = diff[: rows * pool, : cols * pool].reshape(rows, pool, cols, pool)
+    flat = (blocks.sum(axis=(1, 3)) / (pool * pool)).ravel()
     return np.concatenate([flat, np.abs(flat), [curl_rise / CURL_SCALE, extent_ratio - 1.0]])
 
 

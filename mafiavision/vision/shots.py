@@ -571,7 +571,8 @@ class ShotDetector:
         baseline = self._look.baseline
         if fold is None or patch is None or baseline is None or not self._quiet:
             return []
-        rise = float(self._raw[-1][1].sum()) - float(median([q[1].sum() for q in self._quiet]))
+        quiet = np.array([q[1] for q in self._quiet])
+        rise = float(self._raw[-1][1].sum()) - float(median(quiet[:, 0] + quiet[:, 1]))
         features = fold_features(patch, baseline, rise, _extent(obs.world) / self._quiet_extent(),
                                  self._fold.pool if self._fold is not None else 2)
         if self.fold_trace is not None:

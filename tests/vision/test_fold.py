@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mafiavision.vision.appearance import COLS, ROWS, finger_patch
+from mafiavision.vision.appearance import COLS, ROWS, Baseline, finger_patch
 from mafiavision.vision.fold import (
     MODEL_PATH,
     FoldModel,
@@ -28,6 +28,13 @@ def patch(**kwargs: float) -> np.ndarray:
     return finger_patch(*draw_hand(**kwargs))
 
 
+def compared(p: np.ndarray, base: np.ndarray) -> Baseline:
+    """The baseline of ``base`` after the look compared ``p`` with it (its registration)."""
+    baseline = Baseline(base)
+    baseline.change(p)
+    return baseline
+
+
 def jittered(px: float) -> np.ndarray:
     """The unmoved hand's patch cut from landmarks misplaced by ``px`` pixels."""
     rgb, lm = draw_hand()
@@ -40,12 +47,13 @@ def jittered(px: float) -> np.ndarray:
 @pytest.mark.parametrize("pool", [1, 2, 4, 8])
 def test_features_have_the_models_size(pool: int) -> None:
     base = patch()
-    assert fold_features(base, base, 0.0, 1.0, pool).shape == (feature_count(pool),)
+    assert fold_features(base, compared(base, base), 0.0, 1.0, pool).shape == (
+        feature_count(pool),)
 
 
 def test_the_same_patch_is_no_change() -> None:
     base = patch()
-    features = fold_features(base, base, 12.5, 0.9, 2)
+    features = fold_features(base, compared(base, base), 12.5, 0.9, 2)
     assert np.all(features[:-2] == 0)
     assert features[-2:] == pytest.approx([12.5 / 50.0, -0.1])
 
@@ -56,15 +64,16 @@ def test_registration_takes_out_the_landmarks_jitter(px: float) -> None:
     knuckles, the difference is a fraction of the unregistered one."""
     base, moved = patch(), jittered(px)
     raw = np.abs(moved - base)[:40].mean()
-    registered = np.abs(register(moved, base) - base)[:40].mean()
+    registered = np.abs(register(moved, compared(moved, base).shift) - base)[:40].mean()
     assert registered < 0.5 * raw
 
 
 @pytest.mark.parametrize("fold", [0.4, 0.7])
 def test_folding_fingers_change_the_features_more_than_jitter(fold: float) -> None:
     base = patch()
-    folded = np.abs(fold_features(patch(fold=fold), base, 0.0, 1.0, 2)[:-2]).sum()
-    jitter = np.abs(fold_features(jittered(3.0), base, 0.0, 1.0, 2)[:-2]).sum()
+    bent, moved = patch(fold=fold), jittered(3.0)
+    folded = np.abs(fold_features(bent, compared(bent, base), 0.0, 1.0, 2)[:-2]).sum()
+    jitter = np.abs(fold_features(moved, compared(moved, base), 0.0, 1.0, 2)[:-2]).sum()
     assert folded > 3 * jitter
 
 
@@ -74,9 +83,9 @@ def test_folding_fingers_change_the_features_more_than_jitter(fold: float) -> No
      (((ROWS, COLS + 1), (ROWS, COLS)), "patches must be")],
 )
 def test_bad_patch_shapes_are_named(shapes: tuple, message: str) -> None:
-    a, b = (np.zeros(s, np.float32) for s in shapes)
+    a, b = (np.random.default_rng(0).random(s).astype(np.float32) for s in shapes)
     with pytest.raises(ValueError, match=message):
-        fold_features(a, b, 0.0, 1.0, 2)
+        fold_features(a, Baseline(b), 0.0, 1.0, 2)
 
 
 def test_the_packaged_model_is_valid_and_says_what_it_was_fitted_on() -> None:
@@ -85,7 +94,8 @@ def test_the_packaged_model_is_valid_and_says_what_it_was_fitted_on() -> None:
     assert model.command.startswith("python scripts/train_fold.py")
     scorer = model.scorer()
     base = patch()
-    x = fold_features(patch(fold=0.5), base, 0.0, 1.0, model.pool)
+    bent = patch(fold=0.5)
+    x = fold_features(bent, compared(bent, base), 0.0, 1.0, model.pool)
     z = (x - np.asarray(model.mean)) / np.asarray(model.scale)
     assert scorer.score(x) == pytest.approx(float(z @ np.asarray(model.weights)) + model.bias)
 
