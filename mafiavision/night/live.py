@@ -63,7 +63,7 @@ def build_pipeline(table_path: Path, source: str | int | Path, *, realtime: bool
         classify_seats,
         reopen=reopen,
         drop_late=reopen,
-        shot_settle=shot_config.max_gap,
+        shot_settle=shot_config.settle,
     )
     return pipeline
 

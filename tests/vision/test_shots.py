@@ -587,10 +587,19 @@ def replay_cut(
 ) -> tuple[list[ShotEvent], np.ndarray]:
     """Feed a recorded cut frame by frame as the pipelines do; its events and true peaks. A
     file with finger patches (``patch``, ``fresh``) feeds them too."""
+    events, peaks, _ = replay_cut_timed(cut, config, path)
+    return events, peaks
+
+
+def replay_cut_timed(
+    cut: int, config: ShotConfig, path: Path = RECORDED
+) -> tuple[list[ShotEvent], np.ndarray, list[float]]:
+    """:func:`replay_cut`, with the time of the frame that reported each event."""
     with np.load(path) as f:
         data = {k.split("_", 1)[1]: f[k] for k in f.files if k.startswith(f"{cut}_")}
     detector = ShotDetector(1, config)
     events: list[ShotEvent] = []
+    reported: list[float] = []
     for t in data["times"]:
         rows = np.flatnonzero(data["t"] == t)
         hands = [_Recorded(1, data["world"][i].astype(np.float64),
@@ -599,8 +608,10 @@ def replay_cut(
                            data["patch"][i].astype(np.float32)
                            if "patch" in data and data["fresh"][i] else None)
                  for i in rows]
-        events += detector.update(continuing_hand(hands, detector.track), float(t))
-    return events, data["peaks"]
+        done = detector.update(continuing_hand(hands, detector.track), float(t))
+        reported += [float(t)] * len(done)
+        events += done
+    return events, data["peaks"], reported
 
 
 def score(events: list[ShotEvent], peaks, tolerance: float = 0.3
@@ -693,6 +704,25 @@ def test_the_fingers_pixels_find_a_back_of_hand_squeeze_the_joints_miss(
     assert (len(events) - len(extra), len(extra)) == (found, false), (LOOK_CUTS[cut], events)
     assert len(hits) == found, (LOOK_CUTS[cut], events)
     assert all(e.source == source for e in events if e not in extra), events
+
+
+@pytest.mark.parametrize(
+    ("config", "settle"),
+    [(ShotConfig(), 0.25 + 0.6), (ShotConfig(finger_fold=None), 0.25),
+     (ShotConfig(look=None), 0.25)],
+)
+def test_the_settle_time_covers_the_folds_wait_for_its_release(
+    config: ShotConfig, settle: float
+) -> None:
+    """The live night judges a hunt once the frames ``ShotConfig.settle`` past its last window
+    are in: ``max_gap`` after a squeeze's release, and a shot of the fold comes up to its
+    ``within`` later than its peak before that. On the recorded back-of-hand cut, the fold's
+    shot comes within the settle time of its peak."""
+    assert config.settle == pytest.approx(settle)
+    events, _, reported = replay_cut_timed(0, config, LOOKED)
+    folds = [at - e.t for e, at in zip(events, reported, strict=True) if e.source == "fold"]
+    assert all(0 < wait <= config.settle for wait in folds)
+    assert len(folds) == (1 if config.finger_fold is not None and config.look is not None else 0)
 
 
 @pytest.mark.parametrize(
