@@ -52,7 +52,7 @@ def trace_clip(data: dict[str, np.ndarray], truth: dict, pool: int, positive: fl
                ) -> tuple[np.ndarray, np.ndarray]:
     """The fold features of every fresh frame of every seat's hand, and their labels (1
     positive, 0 negative, -1 left out)."""
-    config = ShotConfig(finger_fold=FoldConfig(score=False))
+    config = ShotConfig(finger_fold=FoldConfig(trace_pool=pool))
     seats = range(1, truth["seats"] + 1)
     detectors = {s: ShotDetector(s, config) for s in seats}
     for d in detectors.values():

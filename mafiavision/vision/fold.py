@@ -39,6 +39,8 @@ READ_ROWS = 40
 CONTRAST_FLOOR = 5.0
 #: The curl's rise is divided by this many degrees, to the pixels' scale.
 CURL_SCALE = 50.0
+#: A fold's score may fall back (its release) no sooner than this many seconds after its peak.
+RELEASE_AFTER = 0.15
 
 
 class FoldModel(BaseModel):
@@ -108,8 +110,8 @@ def register(patch: np.ndarray, shift: tuple[int, int]) -> np.ndarray:
     dy, dx = shift
     if dx == 0 and dy == 0:
         return patch
-    shift = np.float32([[1, 0, -dx], [0, 1, -dy]])
-    return cv2.warpAffine(patch, shift, (patch.shape[1], patch.shape[0]),
+    matrix = np.float32([[1, 0, -dx], [0, 1, -dy]])
+    return cv2.warpAffine(patch, matrix, (patch.shape[1], patch.shape[0]),
                           borderMode=cv2.BORDER_REPLICATE)
 
 
@@ -137,8 +139,8 @@ class FoldConfig:
 
     A shot of the fold: the score peaks (a local maximum) at least ``threshold``; the hand showed
     the gun before it and was seen for ``steady`` seconds without a gap; the score falls below
-    ``release`` × ``threshold`` between 0.15 s and ``within`` after the peak (a squeeze is
-    released; a pose or light that changes for good is not); the hand stays in view
+    ``release`` × ``threshold`` between :data:`RELEASE_AFTER` and ``within`` after the peak (a
+    squeeze is released; a pose or light that changes for good is not); the hand stays in view
     ``max_gap`` after that; no shot of the joints or the look lies within ``ShotConfig.same`` of
     it, none of the seat's shots lies within ``after`` before it (a release rebounding), and no
     shot of the fold within ``apart`` before it. Chosen with the model on the seen sets 26–28
@@ -153,6 +155,6 @@ class FoldConfig:
     apart: float = 0.6
     #: the fitted model (None: the packaged ``fold_model.json``)
     model: Path | None = None
-    #: False: the features are traced, no score is read (``scripts/train_fold.py`` fits the
-    #: model from them)
-    score: bool = True
+    #: Not None: no model is read, the features are traced pooled this many grid steps
+    #: (``ShotDetector.fold_trace``: ``scripts/train_fold.py`` fits the model from them)
+    trace_pool: int | None = None

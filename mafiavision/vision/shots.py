@@ -114,6 +114,7 @@ from mafiavision.vision.appearance import FingerLook, LookConfig, LookSqueeze
 from mafiavision.vision.fingers import curl, finger_probabilities
 from mafiavision.vision.fold import (
     MODEL_PATH,
+    RELEASE_AFTER,
     FoldConfig,
     FoldScorer,
     fold_features,
@@ -372,7 +373,7 @@ class ShotDetector:
         self._look_depth = 0.0  # the joints' largest rise during the look's squeeze
         fold = self.config.finger_fold
         self._fold: FoldScorer | None = None
-        if fold is not None and fold.score:
+        if fold is not None and fold.trace_pool is None:
             self._fold = load_model(fold.model or MODEL_PATH).scorer()
         #: time, fold score, joints' rise over the last second of fresh frames
         self._fold_scores: deque[tuple[float, float, float]] = deque()
@@ -424,6 +425,11 @@ class ShotDetector:
     def _quiet_extent(self) -> float:
         """The hand's baseline extent across the camera: the median over the quiet frames."""
         return float(median([q[4] for q in self._quiet]))
+
+    def _quiet_curl(self) -> float:
+        """The median of the smoothed index+middle curl over the quiet frames (degrees)."""
+        quiet = np.array([q[1] for q in self._quiet])
+        return float(median(quiet[:, 0] + quiet[:, 1]))
 
     def _quiet_box(self) -> float | None:
         """The baseline extent of the image landmarks' box (None: no image landmarks)."""
@@ -591,21 +597,22 @@ class ShotDetector:
         baseline = self._look.baseline
         if fold is None or patch is None or baseline is None or not self._quiet:
             return []
-        quiet = np.array([q[1] for q in self._quiet])
-        rise = float(self._raw[-1][1].sum()) - float(median(quiet[:, 0] + quiet[:, 1]))
+        rise = float(self._raw[-1][1].sum()) - self._quiet_curl()
         features = fold_features(patch, baseline, rise, _extent(obs.world) / self._quiet_extent(),
-                                 self._fold.pool if self._fold is not None else 2)
+                                 fold.trace_pool if self._fold is None else self._fold.pool)
         if self.fold_trace is not None:
             self.fold_trace.append((t, features))
         if self._fold is None:
             return []
         scores = self._fold_scores
-        scores.append((t, self._fold.score(features), rise))
+        score = self._fold.score(features)
+        scores.append((t, score, rise))
         while scores[0][0] < t - 1.0:
             scores.popleft()
         low = fold.release * fold.threshold
         if len(scores) >= 3:
-            (_, before, _), (peak_t, peak, peak_rise), (_, now, _) = list(scores)[-3:]
+            (_, before, _), (peak_t, peak, peak_rise), (_, now, _) = (
+                scores[-3], scores[-2], scores[-1])
             if (
                 peak >= fold.threshold and peak >= before and peak >= now
                 and self._seen_since is not None and peak_t - self._seen_since >= fold.steady
@@ -619,7 +626,7 @@ class ShotDetector:
                     self._fold_waiting.append(_FoldPeak(peak_t, peak, start, max(0.0, peak_rise)))
         done = []
         for w in list(self._fold_waiting):
-            if w.released is None and now_below(scores, w.t, low):
+            if w.released is None and t >= w.t + RELEASE_AFTER - _CLOCK_EPS and score < low:
                 w.released = t
             if w.released is None:
                 if t - w.t > fold.within + _CLOCK_EPS:
@@ -654,7 +661,7 @@ class ShotDetector:
         if not self._quiet or not self._raw:
             return 0.0
         value = float(mean([v for _, v in self._raw]).sum())
-        base = float(median([q[1].sum() for q in self._quiet]))
+        base = self._quiet_curl()
         return max(0.0, value - base)
 
     def _judge(self, squeeze: _Squeeze, end: float) -> ShotEvent | None:
@@ -724,12 +731,6 @@ class _FoldPeak:
     start: float  # the last frame before the peak with the score under the release level
     rise: float  # the joints' index+middle rise at the peak (degrees, ≥ 0)
     released: float | None = None  # when the score fell back under the release level
-
-
-def now_below(scores: Sequence[tuple[float, float, float]], peak: float, low: float) -> bool:
-    """Whether the newest score, 0.15 s or more after ``peak``, is under ``low``."""
-    t, value, _ = scores[-1]
-    return t >= peak + 0.15 - _CLOCK_EPS and value < low
 
 
 def shows_gun(p: np.ndarray, open_floor: float) -> bool:
