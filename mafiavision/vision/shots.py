@@ -286,7 +286,9 @@ _CLOCK_EPS = 1e-6
 
 #: One frame of a hand's baseline: time, smoothed index and middle curls, world and image
 #: landmarks (None: none), the hand's extent across the camera (:func:`_extent`).
-_BaselineFrame = tuple[float, np.ndarray, np.ndarray, np.ndarray | None, float]
+#: A frame as the baseline keeps it: time, smoothed curls, world and image landmarks, the hand's
+#: extent, and the index+middle curl (the sum the fold's rise is measured from).
+_BaselineFrame = tuple[float, np.ndarray, np.ndarray, np.ndarray | None, float, float]
 
 
 @dataclass
@@ -428,8 +430,7 @@ class ShotDetector:
 
     def _quiet_curl(self) -> float:
         """The median of the smoothed index+middle curl over the quiet frames (degrees)."""
-        quiet = np.array([q[1] for q in self._quiet])
-        return float(median(quiet[:, 0] + quiet[:, 1]))
+        return float(median([q[5] for q in self._quiet]))
 
     def _quiet_box(self) -> float | None:
         """The baseline extent of the image landmarks' box (None: no image landmarks)."""
@@ -498,7 +499,7 @@ class ShotDetector:
             self._raw.popleft()
         value = mean([v for _, v in self._raw])
         now = _extent(obs.world)
-        quiet = (t, value, obs.world, image, now)
+        quiet = (t, value, obs.world, image, now, float(value[0] + value[1]))
         squeeze = self._squeeze
         if squeeze is None:
             while self._quiet and self._quiet[0][0] < t - cfg.baseline_window:

@@ -51,6 +51,23 @@ def test_features_have_the_models_size(pool: int) -> None:
         feature_count(pool),)
 
 
+@pytest.mark.parametrize("pool", [1, 2, 3, 4])
+@pytest.mark.parametrize("shift", [(0, 0), (1, -2)])
+def test_features_are_the_block_means_of_the_registered_difference(
+        pool: int, shift: tuple[int, int]) -> None:
+    """Each pooled feature is the mean of its pool × pool block of the registered patch minus the
+    baseline (rows from the top, whole blocks only) ÷ (contrast + 5), then the same absolute."""
+    rng = np.random.default_rng(pool)
+    a, b = (rng.normal(100, 20, (ROWS, COLS)).astype(np.float32) for _ in range(2))
+    baseline = Baseline(b)
+    baseline.shift = shift
+    rows, cols = 40 // pool, COLS // pool
+    diff = (register(a, shift) - b)[: rows * pool, : cols * pool] / (baseline.contrast + 5)
+    means = diff.reshape(rows, pool, cols, pool).mean(axis=(1, 3)).ravel()
+    features = fold_features(a, baseline, 0.0, 1.0, pool)
+    assert features[:-2] == pytest.approx(np.concatenate([means, np.abs(means)]), abs=1e-5)
+
+
 def test_the_same_patch_is_no_change() -> None:
     base = patch()
     features = fold_features(base, compared(base, base), 12.5, 0.9, 2)
