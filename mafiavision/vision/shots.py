@@ -285,9 +285,8 @@ _CLOCK_EPS = 1e-6
 
 
 #: One frame of a hand's baseline: time, smoothed index and middle curls, world and image
-#: landmarks (None: none), the hand's extent across the camera (:func:`_extent`).
-#: A frame as the baseline keeps it: time, smoothed curls, world and image landmarks, the hand's
-#: extent, and the index+middle curl (the sum the fold's rise is measured from).
+#: landmarks (None: none), the hand's extent across the camera (:func:`_extent`), and the
+#: index+middle curl sum (the fold's rise is measured from its median).
 _BaselineFrame = tuple[float, np.ndarray, np.ndarray, np.ndarray | None, float, float]
 
 
