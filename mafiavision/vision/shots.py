@@ -358,6 +358,7 @@ class ShotDetector:
         self._ended: float | None = None  # the last squeeze's release, a shot or not (None: none)
         self._fired: float | None = None  # the last shot's release (None: none)
         self._fired_extent = 0.0  # that shot's baseline extent
+        self._extent_now = 0.0  # the hand's extent in the newest fresh frame (:meth:`_joints`)
         #: Whether the hand opened back out (extent above ``fold`` of the last shot's baseline
         #: extent) since that shot's release.
         self._reopened = True
@@ -497,7 +498,7 @@ class ShotDetector:
         while self._raw[0][0] <= t - cfg.smooth:
             self._raw.popleft()
         value = mean([v for _, v in self._raw])
-        now = _extent(obs.world)
+        now = self._extent_now = _extent(obs.world)
         quiet = (t, value, obs.world, image, now, float(value[0] + value[1]))
         squeeze = self._squeeze
         if squeeze is None:
@@ -598,7 +599,7 @@ class ShotDetector:
         if fold is None or patch is None or baseline is None or not self._quiet:
             return []
         rise = float(self._raw[-1][1].sum()) - self._quiet_curl()
-        features = fold_features(patch, baseline, rise, _extent(obs.world) / self._quiet_extent(),
+        features = fold_features(patch, baseline, rise, self._extent_now / self._quiet_extent(),
                                  fold.trace_pool if self._fold is None else self._fold.pool)
         if self.fold_trace is not None:
             self.fold_trace.append((t, features))
