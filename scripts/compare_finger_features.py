@@ -7,8 +7,10 @@ variants compare on the finger states alone. Variants:
 
 * ``world``: the models before image-plane features (up to commit 3a05293): every finger reads
   only the world columns of :data:`mafiavision.vision.fingers.FEATURE_NAMES`;
-* ``shipped``: index…pinky read world and image-plane features; the thumb keeps the world-only
-  model (``fit_finger_models``);
+* ``shipped``: the shipped models (``fit_finger_models``; since session 30 the
+  ``joint-agree-shipped`` construction below, the thumb's free-standing features part of the shipped features, so the
+  ``joint*`` variants below now add them a second time; before session 30: index…pinky read
+  world and image-plane features, the thumb the world-only model);
 * ``relabelled``: the same features, but the thumb fitted with the labels the new index…pinky
   models give the EPSRC photos (one ``fit_models`` call);
 * ``image-thumb``: the thumb also reads its own image-plane features (straightness from its
@@ -26,7 +28,10 @@ variants compare on the finger states alone. Variants:
 * ``joint`` (session 24): the thumb reads its shipped features *and* the ``free`` ones, all five
   models in one ``fit_models`` call (with ``+zero``: the candidate ``jthumb``, dropped; docs/
   accuracy.md); ``joint-thumb``: the ``shipped`` models for index…pinky, the ``joint+zero``
-  model's thumb.
+  model's thumb; ``joint-agree`` (session 30): the ``joint+zero`` models, the thumb
+  extended only when the ``joint+zero`` thumb and the ``shipped`` thumb both say so;
+  ``joint-agree-shipped`` (session 30, shipped): the same thumb, the ``shipped`` models for
+  index…pinky.
 
 Model choice uses the FIT part only: the two-fold split of the fit script (blocks of 20
 consecutive photos per class; neighbouring EPSRC frames share a block, so it flatters), and a
@@ -190,25 +195,30 @@ def fit(data: dict[str, np.ndarray], rows: np.ndarray, variant: str) -> Any:
     """The variant's model (``agree``: the pair of the shipped and the ``free+zero`` models)."""
     if variant in ("agree", "free-thumb"):
         return fit(data, rows, "shipped"), fit(data, rows, "free+zero")
-    if variant == "joint-thumb":
+    if variant in ("joint-thumb", "joint-agree", "joint-agree-shipped"):
         return fit(data, rows, "shipped"), fit(data, rows, "joint+zero")
+    feats, source, label = features(data, rows, variant), data["source"][rows], data["label"][rows]
+    if variant == "shipped":
+        return fit_finger_models(feats, source, label)[0]  # with its own labels
     table = dict(FINGER_LABELS)
     if variant.endswith("+zero"):
         table[("sign", "0")] = (False,) * 5
     fitter = fit_finger_models if variant.startswith("shipped") else fit_models
-    model, _ = fitter(
-        features(data, rows, variant), data["source"][rows], data["label"][rows], table
-    )
-    return model
+    return fitter(feats, source, label, table)[0]
 
 
 def read(data: dict[str, np.ndarray], model: Any, rows: np.ndarray, variant: str) -> np.ndarray:
     """p(extended) (rows, 5) of ``rows`` of ``data`` (``world``, ``landmarks``) by the variant's
     model; ``agree``: the shipped model's, the thumb's p the smaller of the two thumb models'."""
-    if variant == "joint-thumb":
+    if variant in ("joint-thumb", "joint-agree", "joint-agree-shipped"):
         shipped, joint = model
-        p = shipped.probabilities(features(data, rows, "shipped"))
-        p[:, 0] = joint.probabilities(features(data, rows, "joint+zero"))[:, 0]
+        p_shipped = shipped.probabilities(features(data, rows, "shipped"))
+        p_joint = joint.probabilities(features(data, rows, "joint+zero"))
+        if variant == "joint-thumb":
+            p_shipped[:, 0] = p_joint[:, 0]
+            return p_shipped
+        p = p_joint if variant == "joint-agree" else p_shipped
+        p[:, 0] = np.minimum(p_shipped[:, 0], p_joint[:, 0])
         return p
     if variant in ("agree", "free-thumb"):
         shipped, free = model
@@ -233,8 +243,8 @@ def guards(model: Any, variant: str, handdata: Path, clips: Path) -> list[str]:
     p = read(test, model, np.arange(4), variant)
     wrong = [n for n, pp, e in zip(names, p, expected, strict=True) if tuple(pp > 0.5) != e]
     lines = [f"MediaPipe test hands: thumb_up p(thumb) {p[3, 0]:.2f}; wrong: {wrong or 'none'}"]
-    for cache in sorted(clips.glob("*.full.npz")):
-        name = cache.name.removesuffix(".full.npz")
+    for cache in sorted(clips.glob("*.npz")):
+        name, network = cache.name.removesuffix(".npz").split(".", 1)
         truth = json.loads((ROOT / "sample_videos" / f"{name}.truth.json").read_text())
         shown = [g for g in truth["gestures"] if g["kind"] in ("number", "order")]
         if not shown:
@@ -254,7 +264,7 @@ def guards(model: Any, variant: str, handdata: Path, clips: Path) -> list[str]:
                 sums[float(clip["t"][i])] = sums.get(float(clip["t"][i]), 0) + counts[i].sum()
             values = list(sums.values())
             most = max(set(values), key=values.count) if values else None
-            lines.append(f"{name} seat {g['seat']}: shows {g['value']}, read {most}")
+            lines.append(f"{name} ({network}) seat {g['seat']}: shows {g['value']}, read {most}")
     return lines
 
 

@@ -10,7 +10,8 @@ the parameters came from. The "eval" part is never read here (``scripts/eval_ges
 Per-finger labels (thumb, index, middle, ring, pinky; None = not known from the class):
 * sign language (photos: palm to camera): 1 index; 2 index+middle; 3 thumb+index+middle;
   4 four fingers, thumb across the palm; 5 all; 6–9 three fingers with the thumb touching the
-  fourth (6 pinky, 7 ring, 8 middle, 9 index: thumb and touched finger folded); 0 ("O") unused.
+  fourth (6 pinky, 7 ring, 8 middle, 9 index: thumb and touched finger folded); 0 ("O"): five
+  folded fingers, for the thumb model over all its features only (``ZERO_FOLDED``).
 * EPSRC (one person, palm or back; folder = number of extended fingers, the same number shown
   in several ways): the labels come from the count. The models are first fitted without EPSRC
   1–3, then, ``SELF_LABEL_ROUNDS`` times, each EPSRC photo of count n is labelled with the n
@@ -21,14 +22,18 @@ Per-finger labels (thumb, index, middle, ring, pinky; None = not known from the 
   part's EPSRC photos, but read MediaPipe's real thumb_up hand with the ring finger extended,
   so they were not kept.)
 
-Index…pinky read world and image-plane features. The thumb keeps the world-only model: it is
-fitted, with the other fingers' world-only models, exactly as before the image-plane features
-(its EPSRC labels come from ranking those world-only models), and the image-plane models of
-index…pinky are fitted next. Chosen with ``scripts/compare_finger_features.py`` (fit-part
-criteria; every variant tried also had to keep reading MediaPipe's real thumb_up hand and the
-rendered sample clips' numbers): a thumb fitted on the labels of the new models reads thumb_up
-as a fist (p 0.05–0.32), and thumb models that read how free the thumb stands (best on the
-photos) read the rendered clips' thumbs folded across the palm as extended.
+Index…pinky read world and image-plane features; they are fitted as before session 30 (with
+the thumb's joint features only), and the shot detector reads them. The thumb has two models and
+reads extended only when both say so: ``thumb_joints`` (its joint and world-distance features),
+fitted as the thumb was before session 30 (with index…pinky's world-only models), and ``thumb``
+over those and how free it stands, fitted with all five fingers and the "0" labels. Chosen with
+``scripts/compare_finger_features.py`` (session 30: the variant ``joint-agree-shipped``; the
+variant ``joint-agree``, which also refits index…pinky with the "0" labels, was better on the
+fit part but moved the shot detector's inputs and added a false shot on the validation clips of
+set 30); every variant tried also had to keep reading MediaPipe's real thumb_up hand. A thumb
+model reading how free the thumb stands, alone, reads some rendered thumbs folded across the
+palm as extended (sessions 3 and 24: MediaPipe places their tips away from the other fingers);
+the second model keeps them folded.
 
 The gun's confidence floor (``poses.gun_min_confidence``): the same two-fold split of the fit
 part; the floor keeps ``GUN_KEEP`` of the held-out sign-language "2" photos (the gun) that the
@@ -58,6 +63,8 @@ from mafiavision.vision.fingers import (  # noqa: E402
     FEATURE_NAMES,
     FINGERS,
     THRESHOLDS_PATH,
+    THUMB_JOINT_COLUMNS,
+    THUMB_JOINTS,
     FingerFeatures,
     FingerModel,
     finger_features,
@@ -78,6 +85,10 @@ FINGER_LABELS: dict[tuple[str, str], tuple[bool | None, ...]] = {
     ("epsrc", "4"): (F, T, T, T, T),
     ("epsrc", "5"): (T, T, T, T, T),
 }
+#: The thumb model over all its features also reads the sign-language "0" ("O", the fingertips
+#: on the thumb) as five folded fingers (session 30: a thumb touching the other fingers is not
+#: extended).
+ZERO_FOLDED: dict[tuple[str, str], tuple[bool | None, ...]] = {("sign", "0"): (F, F, F, F, F)}
 L2 = 1e-2
 SELF_LABEL_ROUNDS = 2
 GUN_KEEP = 0.99
@@ -154,11 +165,13 @@ def fit_models(
 
 
 def world_only(feats: FingerFeatures) -> FingerFeatures:
-    """The world-landmark columns of every finger's features (the models before image-plane
-    features)."""
+    """The models before image-plane features: index…pinky's world-landmark columns, the
+    thumb's joint features (:data:`THUMB_JOINTS`)."""
     return FingerFeatures(
         {
-            name: v[
+            name: v[..., :THUMB_JOINT_COLUMNS]
+            if name == "thumb"
+            else v[
                 ..., [i for i, f in enumerate(FEATURE_NAMES[name]) if not f.startswith("image_")]
             ]
             for name, v in feats.by_finger.items()
@@ -172,14 +185,27 @@ def fit_finger_models(
     label: np.ndarray,
     table: dict[tuple[str, str], tuple[bool | None, ...]] = FINGER_LABELS,
 ) -> tuple[FingerModel, np.ndarray]:
-    """The shipped models: the thumb's from the world-only fit, index…pinky from the full one."""
-    previous, previous_labels = fit_models(world_only(feats), source, label, table)
-    model, labels = fit_models(feats, source, label, table)
-    labels[:, 0] = previous_labels[:, 0]
-    parts = (previous.mean, previous.std, previous.weights, previous.bias)
+    """The shipped models. Index…pinky: fitted with a thumb of its joint features only, on
+    ``table``, exactly as before session 30 (the shot detector reads them). The thumb's two
+    models: ``thumb_joints`` from the world-only fit (index…pinky world-only, on ``table``),
+    as the thumb was before; ``thumb`` over all its features, from a fit of all five fingers on
+    ``table`` with the sign-language "0" as five folded fingers (:data:`ZERO_FOLDED`). The
+    labels returned are index…pinky's, the thumb's from the ``thumb`` fit."""
+    thumb = feats.by_finger["thumb"]
+    joints_only = FingerFeatures(feats.by_finger | {"thumb": thumb[..., :THUMB_JOINT_COLUMNS]})
+    model, labels = fit_models(joints_only, source, label, table)
+    before, _ = fit_models(world_only(feats), source, label, table)
+    free, free_labels = fit_models(feats, source, label, table | ZERO_FOLDED)
+    labels[:, 0] = free_labels[:, 0]
+    parts = zip(
+        (model.mean, model.std, model.weights, model.bias),
+        (free.mean, free.std, free.weights, free.bias),
+        (before.mean, before.std, before.weights, before.bias),
+        strict=True,
+    )
     combined = [
-        dict(new) | {"thumb": old["thumb"]}
-        for new, old in zip((model.mean, model.std, model.weights, model.bias), parts, strict=True)
+        dict(new) | {"thumb": thumb_part["thumb"], THUMB_JOINTS: old["thumb"]}
+        for new, thumb_part, old in parts
     ]
     return FingerModel(*combined), labels
 

@@ -30,11 +30,13 @@ Features per finger (index…pinky):
   ≈1 on the knuckle line, ≈2 for an extended finger; ``a − b``), and ``image_progress``: how
   far the tip lies along the finger's own wrist→MCP direction (÷ that length).
 
-The thumb is where naive rules fail, so it gets its own world features: the bends at its MCP
-and IP, its tip's distance from the index, pinky and middle MCPs and from the palm centre
-(÷ palm size: wrist→middle-MCP), how far the tip stands out of the palm plane, and the angle
-between the thumb (MCP→tip) and the index (MCP→tip). It reads no image-plane features (why:
-``scripts/fit_gesture_thresholds.py``).
+The thumb is where naive rules fail, so it gets its own features. Its joints and world
+distances: the bends at its MCP and IP, its tip's distance from the index, pinky and middle MCPs
+and from the palm centre (÷ palm size: wrist→middle-MCP), how far the tip stands out of the palm
+plane, and the angle between the thumb (MCP→tip) and the index (MCP→tip). How free it stands:
+its tip's distance from the nearest bone of index…pinky, in 3-D and in the image plane, and from
+the palm centre in the image plane (÷ palm size in each). Two thumb models read them
+(:class:`FingerModel`).
 
 Each finger's state is a logistic model over its standardised features whose weights were fitted
 on real photos (``scripts/fit_gesture_thresholds.py`` → ``thresholds.json``, with provenance).
@@ -67,6 +69,10 @@ _IMAGE_NAMES = (
     "image_palm_a_minus_b",
     "image_progress",
 )
+#: The second thumb model (:class:`FingerModel`): the thumb's joint and world-distance
+#: features only, the first :data:`THUMB_JOINT_COLUMNS` columns of its features.
+THUMB_JOINTS = "thumb_joints"
+THUMB_JOINT_COLUMNS = 8
 #: Names of the feature columns of :func:`finger_features`, per finger.
 FEATURE_NAMES: dict[str, tuple[str, ...]] = {
     "thumb": (
@@ -78,6 +84,9 @@ FEATURE_NAMES: dict[str, tuple[str, ...]] = {
         "tip_middle_mcp",
         "angle_to_index",
         "tip_palm_centre",
+        "tip_nearest_finger",
+        "image_tip_nearest_finger",
+        "image_tip_palm_centre",
     ),
     **{
         name: (
@@ -92,6 +101,9 @@ FEATURE_NAMES: dict[str, tuple[str, ...]] = {
         for name in FINGERS[1:]
     },
 }
+FEATURE_NAMES[THUMB_JOINTS] = FEATURE_NAMES["thumb"][:THUMB_JOINT_COLUMNS]
+#: The models of :class:`FingerModel`: one per finger, and the thumb's second.
+MODEL_NAMES: tuple[str, ...] = (*FINGERS, THUMB_JOINTS)
 
 
 def _cross_parts(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -198,6 +210,28 @@ def _aspect(image: np.ndarray, world: np.ndarray) -> np.ndarray:
     return _clip(np.abs(scale[..., 1]) / (np.abs(scale[..., 0]) + 1e-18), 0.1, 10.0)
 
 
+#: The bones (MCP→PIP, PIP→DIP, DIP→tip) of index…pinky, as (start, end) landmark indices.
+_BONE_START = _CHAINS[1:, :3].ravel()
+_BONE_END = _BONE_START + 1
+
+
+def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Dot product along the last axis: a reduction along each row's own contiguous values, so
+    a hand's features are the same floats alone and in a batch."""
+    return np.add.reduce(a * b, axis=-1)
+
+
+def _tip_to_nearest_bone(points: np.ndarray) -> np.ndarray:
+    """Distance (...) from the thumb's tip to the nearest bone of index…pinky, for points
+    (..., 21, d): the segments' closest points, one gather for the hand's twelve bones."""
+    starts = points[..., _BONE_START, :]
+    bones = points[..., _BONE_END, :] - starts
+    rel = points[..., 4:5, :] - starts
+    t = _clip(_dot(rel, bones) / (_dot(bones, bones) + 1e-12), 0.0, 1.0)
+    gap = rel - t[..., None] * bones
+    return np.sqrt(np.min(_dot(gap, gap), axis=-1))
+
+
 #: The distances the features read, as (from, to) point pairs; point 21 is the palm's centre.
 #: Columns: the palm size (wrist→middle MCP); per finger index…pinky: tip→wrist, MCP→wrist,
 #: PIP→wrist, tip→centre; the thumb's tip→index, pinky and middle MCP, tip→centre.
@@ -206,9 +240,12 @@ _DIST_FROM = np.array([9, *_TIPS, *_MCPS, *_PIPS, *_TIPS, 4, 4, 4, 4])
 _DIST_TO = np.array([0] * 13 + [_CENTRE] * 4 + [5, 17, 9, _CENTRE])
 
 
-def finger_features(world: np.ndarray, landmarks: np.ndarray | None = None) -> FingerFeatures:
+def finger_features(
+    world: np.ndarray, landmarks: np.ndarray | None = None, *, thumb: bool = True
+) -> FingerFeatures:
     """The features of :data:`FEATURE_NAMES` for world landmarks of shape (..., 21, 3) and the
-    normalised image landmarks (..., 21, 2 or 3) of the same hands (None: the world x, y).
+    normalised image landmarks (..., 21, 2 or 3) of the same hands (None: the world x, y);
+    ``thumb=False``: index…pinky only (the shot detector reads no thumb; a third of the cost).
 
     This runs once per hand and frame, so the distances are one gather and one norm."""
     world = np.asarray(world, dtype=np.float64)
@@ -235,6 +272,8 @@ def finger_features(world: np.ndarray, landmarks: np.ndarray | None = None) -> F
         axis=-1,
     )
     out: dict[str, np.ndarray] = {name: per_finger[..., f, :] for f, name in enumerate(FINGERS[1:])}
+    if not thumb:
+        return FingerFeatures(out)
 
     wrist = world[..., 0, :]
     tip = world[..., 4, :]
@@ -242,9 +281,22 @@ def finger_features(world: np.ndarray, landmarks: np.ndarray | None = None) -> F
     normal /= _norm(normal)[..., None] + 1e-9
     out_of_palm = np.abs(np.sum((tip - wrist) * normal, axis=-1, keepdims=True)) / size
     angle = _angle(tip - world[..., 2, :], world[..., 8, :] - world[..., 5, :])[..., None]
+    # the tip's nearest other finger in 3-D and in the image plane (as 3-D points, z = 0): one
+    # pass over both; ÷ the palm size in each
+    flat = np.stack([image.real, image.imag, np.zeros(image.shape)], axis=-1)
+    flat_size = np.abs(image[..., 9] - image[..., 0]) + 1e-9
+    flat_centre = (
+        image[..., 0] + image[..., 5] + image[..., 9] + image[..., 13] + image[..., 17]
+    ) / len(_PALM)
+    near = _tip_to_nearest_bone(np.stack([world, flat], axis=-3)) / np.stack(
+        [size[..., 0], flat_size], axis=-1
+    )
+    free = np.concatenate(
+        [near, (np.abs(image[..., 4] - flat_centre) / flat_size)[..., None]], axis=-1
+    )
     out["thumb"] = np.concatenate(
         [bends[..., 0, 1:], by_size[..., 4:6], out_of_palm, by_size[..., 6:7], angle,
-         by_size[..., 7:]],
+         by_size[..., 7:], free],
         axis=-1,
     )
     return FingerFeatures(out)
@@ -254,12 +306,35 @@ def finger_features(world: np.ndarray, landmarks: np.ndarray | None = None) -> F
 class FingerModel:
     """Logistic models, one per finger over its own features: p(extended) = σ(w · (x − mean) / std
     + b). (Models reading the whole hand's features scored higher on the photos but read
-    MediaPipe's real thumb_up hand as "ring extended": rejected.)"""
+    MediaPipe's real thumb_up hand as "ring extended": rejected.)
+
+    The thumb has two models, and reads as extended only when both say so (p = the smaller):
+    ``thumb`` over all its features, fitted with the other fingers, and ``thumb_joints`` over its
+    joint and world-distance features alone (:data:`THUMB_JOINTS`). The first reads how free the
+    thumb stands and is the better on real photos; the second keeps a thumb folded across the
+    palm folded where MediaPipe places its tip away from the other fingers (session 30,
+    docs/accuracy.md § Gestures). A model without ``thumb_joints`` reads the thumb by ``thumb``
+    alone."""
 
     mean: dict[str, np.ndarray]
     std: dict[str, np.ndarray]
     weights: dict[str, np.ndarray]
     bias: dict[str, float]
+
+    def _logit(self, name: str, x: np.ndarray) -> np.ndarray:
+        z = (np.ascontiguousarray(x) - self.mean[name]) / self.std[name]
+        return np.add.reduce(z * self.weights[name], axis=-1) + self.bias[name]
+
+    def _thumb_logit(self, features: FingerFeatures, shape: tuple[int, ...]) -> np.ndarray:
+        """The thumb's logit: the smaller of its two models' (the smaller probability); NaN
+        when its features were not computed (``finger_features(thumb=False)``)."""
+        if "thumb" not in features.by_finger:
+            return np.full(shape, np.nan)
+        thumb = features.by_finger["thumb"]
+        logit = self._logit("thumb", thumb)
+        if THUMB_JOINTS not in self.weights:
+            return logit
+        return np.minimum(logit, self._logit(THUMB_JOINTS, thumb[..., :THUMB_JOINT_COLUMNS]))
 
     def probabilities(self, features: FingerFeatures) -> np.ndarray:
         """p(extended), shape (..., 5) in the order of :data:`FINGERS`. A hand's probabilities
@@ -267,11 +342,8 @@ class FingerModel:
         reduction along each hand's own contiguous row of features (a matrix product's
         summation order, and a strided reduction's, follow the batch's shape), and the logistic
         runs on all fingers at once."""
-        logits = []
-        for name in FINGERS:
-            x = np.ascontiguousarray(features.by_finger[name])
-            z = (x - self.mean[name]) / self.std[name]
-            logits.append(np.add.reduce(z * self.weights[name], axis=-1) + self.bias[name])
+        logits = [self._logit(name, features.by_finger[name]) for name in FINGERS[1:]]
+        logits.insert(0, self._thumb_logit(features, np.shape(logits[0])))
         stacked = np.array(logits)  # (5, ...): one hand's five logits cost no stacking
         if stacked.ndim > 1:
             stacked = np.moveaxis(stacked, 0, -1)
@@ -286,7 +358,8 @@ class FingerModel:
                 "weights": self.weights[name].round(6).tolist(),
                 "bias": round(float(self.bias[name]), 6),
             }
-            for name in FINGERS
+            for name in MODEL_NAMES
+            if name in self.weights
         }
 
     @classmethod
@@ -294,14 +367,15 @@ class FingerModel:
         def arr(name: str, key: str) -> np.ndarray:
             return np.asarray(data[name][key], dtype=np.float64)
 
-        for name in FINGERS:
+        names = [n for n in MODEL_NAMES if n in data]
+        for name in names:
             if list(data[name]["features"]) != list(FEATURE_NAMES[name]):  # type: ignore[call-overload]
                 raise ValueError(f"thresholds.json: {name} features differ from the code's")
         return cls(
-            mean={n: arr(n, "mean") for n in FINGERS},
-            std={n: arr(n, "std") for n in FINGERS},
-            weights={n: arr(n, "weights") for n in FINGERS},
-            bias={n: float(data[n]["bias"]) for n in FINGERS},  # type: ignore[arg-type]
+            mean={n: arr(n, "mean") for n in names},
+            std={n: arr(n, "std") for n in names},
+            weights={n: arr(n, "weights") for n in names},
+            bias={n: float(data[n]["bias"]) for n in names},  # type: ignore[arg-type]
         )
 
 
@@ -317,8 +391,15 @@ def default_model() -> FingerModel:
 
 
 def finger_probabilities(
-    world: np.ndarray, landmarks: np.ndarray | None = None, model: FingerModel | None = None
+    world: np.ndarray,
+    landmarks: np.ndarray | None = None,
+    model: FingerModel | None = None,
+    *,
+    thumb: bool = True,
 ) -> np.ndarray:
     """p(extended) per finger, shape (..., 5), order :data:`FINGERS`; ``landmarks``: the
-    normalised image landmarks of the same hands (None: the world x, y stand in)."""
-    return (model or default_model()).probabilities(finger_features(world, landmarks))
+    normalised image landmarks of the same hands (None: the world x, y stand in);
+    ``thumb=False``: the thumb is not read (its p is NaN)."""
+    return (model or default_model()).probabilities(
+        finger_features(world, landmarks, thumb=thumb)
+    )

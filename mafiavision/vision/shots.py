@@ -331,7 +331,7 @@ class _Frame:
 
     @classmethod
     def of(cls, obs: HasWorld, curls: np.ndarray) -> _Frame:
-        p = finger_probabilities(obs.world, obs.landmarks)
+        p = finger_probabilities(obs.world, obs.landmarks, thumb=False)
         box = None if obs.landmarks is None else box_side(obs.landmarks)
         return cls(curls, float(p[1:3].mean()), box)
 
@@ -458,7 +458,7 @@ class ShotDetector:
         worlds = np.stack([q[2] for q in picks])
         images = [q[3] for q in picks]
         landmarks = None if any(lm is None for lm in images) else np.stack(images)
-        p = np.median(finger_probabilities(worlds, landmarks), axis=0)
+        p = np.median(finger_probabilities(worlds, landmarks, thumb=False), axis=0)
         return shows_gun(p, 0.5 if landmarks is None else self.config.open_floor)
 
     def update(self, obs: HasWorld | None, t: float) -> list[ShotEvent]:

@@ -11,6 +11,9 @@ import pytest
 from mafiavision.vision.fingers import (
     FEATURE_NAMES,
     FINGERS,
+    THUMB_JOINT_COLUMNS,
+    THUMB_JOINTS,
+    FingerFeatures,
     curl,
     default_model,
     finger_features,
@@ -133,5 +136,79 @@ def test_thresholds_file_names_its_data_and_matches_the_features() -> None:
     assert data["provenance"]["photos_used"] > 1000
     assert 0.0 < data["poses"]["gun_min_confidence"] < 1.0
     model = default_model()
-    for name in FINGERS:
+    for name in (*FINGERS, THUMB_JOINTS):
         assert len(model.weights[name]) == len(FEATURE_NAMES[name])
+    assert FEATURE_NAMES[THUMB_JOINTS] == FEATURE_NAMES["thumb"][:THUMB_JOINT_COLUMNS]
+
+
+def _flat_hand() -> np.ndarray:
+    """A flat right hand in the x-y plane (metres): wrist at the origin, four straight fingers
+    along +y (x = -0.03, -0.01, 0.01, 0.03 for index…pinky; MCP, PIP, DIP, tip at y = 0.08,
+    0.11, 0.13, 0.15), the thumb's chain along -x."""
+    points = np.zeros((21, 3))
+    points[1:5] = [[-0.03, 0.02, 0], [-0.05, 0.04, 0], [-0.06, 0.06, 0], [-0.07, 0.08, 0]]
+    for f, x in enumerate((-0.03, -0.01, 0.01, 0.03)):
+        points[5 + 4 * f: 9 + 4 * f] = [[x, y, 0] for y in (0.08, 0.11, 0.13, 0.15)]
+    return points
+
+
+@pytest.mark.parametrize(
+    ("tip", "nearest", "image_nearest", "image_centre"),
+    [
+        ((-0.03, 0.10, 0.0), 0.0, 0.0, 0.046861),  # on the index's first bone
+        ((-0.05, 0.12, 0.0), 0.02, 0.02, 0.075073),  # beside the index, level with its PIP
+        ((-0.03, 0.10, 0.04), 0.04, 0.0, 0.046861),  # out of the palm plane: 3-D only
+        ((-0.03, 0.19, 0.0), 0.04, 0.04, 0.129522),  # beyond the index's tip: to its end
+        ((-0.08, 0.02, 0.0), 0.078102, 0.078102, 0.091302),  # aside, below the knuckles
+    ],
+)
+def test_the_thumb_features_measure_how_free_its_tip_stands(
+    tip: tuple[float, float, float], nearest: float, image_nearest: float, image_centre: float
+) -> None:
+    """Tip to the nearest bone of index…pinky (in 3-D, and in the image: the points without
+    their depth) and to the palm centre (0, 0.064) in the image, each ÷ the palm size (wrist →
+    middle MCP, 0.080623 m); distances worked out by hand."""
+    world = _flat_hand()
+    world[4] = tip
+    image = world * [1.0, -1.0, 1.0] * 2.5 + 0.3  # image y points down; scaled, shifted
+    thumb = finger_features(world, image).by_finger["thumb"]
+    size = np.hypot(0.01, 0.08)
+    names = FEATURE_NAMES["thumb"]
+    for name, expected in (
+        ("tip_nearest_finger", nearest),
+        ("image_tip_nearest_finger", image_nearest),
+        ("image_tip_palm_centre", image_centre),
+    ):
+        assert thumb[names.index(name)] == pytest.approx(expected / size, abs=1e-5), name
+
+
+@pytest.mark.parametrize("with_image", [True, False])
+def test_the_thumb_reads_extended_only_when_both_its_models_say_so(
+    handdata: Path, with_image: bool
+) -> None:
+    model = default_model()
+    for name in ("victory", "fist", "pointing_up", "thumb_up"):
+        image = mediapipe_image(handdata, name) if with_image else None
+        thumb = finger_features(mediapipe_world(handdata, name), image).by_finger["thumb"]
+        alone = []
+        for part, x in (("thumb", thumb), (THUMB_JOINTS, thumb[:THUMB_JOINT_COLUMNS])):
+            z = (x - model.mean[part]) / model.std[part] @ model.weights[part] + model.bias[part]
+            alone.append(1 / (1 + np.exp(-z)))
+        p = model.probabilities(FingerFeatures({"thumb": thumb} | {
+            f: finger_features(mediapipe_world(handdata, name), image).by_finger[f]
+            for f in FINGERS[1:]
+        }))
+        assert p[0] == pytest.approx(min(alone), abs=1e-12)
+
+
+@pytest.mark.parametrize("batch", [False, True])
+def test_the_shot_detector_reading_skips_only_the_thumb(handdata: Path, batch: bool) -> None:
+    names = ("victory", "fist", "pointing_up", "thumb_up")
+    world = np.stack([mediapipe_world(handdata, n) for n in names])
+    image = np.stack([mediapipe_image(handdata, n) for n in names])
+    if not batch:
+        world, image = world[0], image[0]
+    full = finger_probabilities(world, image)
+    lean = finger_probabilities(world, image, thumb=False)
+    assert np.isnan(lean[..., 0]).all()
+    np.testing.assert_array_equal(lean[..., 1:], full[..., 1:])
