@@ -8,9 +8,9 @@ variants compare on the finger states alone. Variants:
 * ``world``: the models before image-plane features (up to commit 3a05293): every finger reads
   only the world columns of :data:`mafiavision.vision.fingers.FEATURE_NAMES`;
 * ``shipped``: the shipped models (``fit_finger_models``; since session 30 the
-  ``joint-agree-shipped`` construction below, the thumb's free-standing features part of the shipped features, so the
-  ``joint*`` variants below now add them a second time; before session 30: index…pinky read
-  world and image-plane features, the thumb the world-only model);
+  ``joint-agree-shipped`` construction below, the thumb's free-standing features part of the
+  shipped features, so the ``joint*`` variants below now add them a second time; before
+  session 30: index…pinky read world and image-plane features, the thumb the world-only model);
 * ``relabelled``: the same features, but the thumb fitted with the labels the new index…pinky
   models give the EPSRC photos (one ``fit_models`` call);
 * ``image-thumb``: the thumb also reads its own image-plane features (straightness from its

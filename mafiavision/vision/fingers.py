@@ -245,7 +245,7 @@ def finger_features(
 ) -> FingerFeatures:
     """The features of :data:`FEATURE_NAMES` for world landmarks of shape (..., 21, 3) and the
     normalised image landmarks (..., 21, 2 or 3) of the same hands (None: the world x, y);
-    ``thumb=False``: index…pinky only (the shot detector reads no thumb; a third of the cost).
+    ``thumb=False``: index…pinky only (the shot detector reads no thumb; about half the cost).
 
     This runs once per hand and frame, so the distances are one gather and one norm."""
     world = np.asarray(world, dtype=np.float64)
