@@ -93,6 +93,7 @@ from extract_handdata_landmarks import (  # noqa: E402
 )
 from fit_gesture_thresholds import (  # noqa: E402
     FINGER_LABELS,
+    ZERO_FOLDED,
     fit_finger_models,
     fit_models,
     two_folds,
@@ -197,13 +198,9 @@ def fit(data: dict[str, np.ndarray], rows: np.ndarray, variant: str) -> Any:
         return fit(data, rows, "shipped"), fit(data, rows, "free+zero")
     if variant in ("joint-thumb", "joint-agree", "joint-agree-shipped"):
         return fit(data, rows, "shipped"), fit(data, rows, "joint+zero")
-    feats, source, label = features(data, rows, variant), data["source"][rows], data["label"][rows]
-    if variant == "shipped":
-        return fit_finger_models(feats, source, label)[0]  # with its own labels
-    table = dict(FINGER_LABELS)
-    if variant.endswith("+zero"):
-        table[("sign", "0")] = (False,) * 5
+    table = FINGER_LABELS | ZERO_FOLDED if variant.endswith("+zero") else FINGER_LABELS
     fitter = fit_finger_models if variant.startswith("shipped") else fit_models
+    feats, source, label = features(data, rows, variant), data["source"][rows], data["label"][rows]
     return fitter(feats, source, label, table)[0]
 
 
