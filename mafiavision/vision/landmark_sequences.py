@@ -5,7 +5,8 @@ a gun pose (index + middle extended) and a fist. The fist is aligned onto the gu
 similarity transform of the palm points (wrist and the four MCPs); then each bone of the index
 and the middle finger turns (spherical interpolation of its direction, length kept: the bones
 stay rigid) from its gun direction toward its fist direction by a fraction ``alpha`` (0 = gun,
-1 = fist). Ring, pinky, thumb and palm stay as in the real gun frame. A whole sequence adds a
+1 = fist). Ring, pinky, thumb and palm stay as in the real gun frame (ring and pinky can turn
+too, by one fraction: a hand closing to a fist, not a squeeze). A whole sequence adds a
 rotation of the hand over time (raise / lower / turn), real-sized Gaussian jitter on every world
 landmark every frame (MediaPipe's full model on perturbed real photos jittered by 1.2–2.7 mm per
 landmark: ``scripts/eval_shots.py`` prints how it was measured), and gaps where the hand is not
@@ -20,7 +21,12 @@ from dataclasses import dataclass
 import numpy as np
 
 PALM = [0, 5, 9, 13, 17]
-FINGER_CHAINS = {"index": [5, 6, 7, 8], "middle": [9, 10, 11, 12]}
+FINGER_CHAINS = {
+    "index": [5, 6, 7, 8],
+    "middle": [9, 10, 11, 12],
+    "ring": [13, 14, 15, 16],
+    "pinky": [17, 18, 19, 20],
+}
 
 
 @dataclass(frozen=True)
@@ -59,7 +65,8 @@ def _slerp(u: np.ndarray, v: np.ndarray, alpha: float) -> np.ndarray:
 
 
 def squeeze_pose(gun: np.ndarray, fist_aligned: np.ndarray, alpha: dict[str, float]) -> np.ndarray:
-    """The gun frame with index/middle turned toward the aligned fist by ``alpha[finger]``."""
+    """The gun frame with each finger of ``alpha`` turned toward the aligned fist by
+    ``alpha[finger]``."""
     out = gun.copy()
     for name, chain in FINGER_CHAINS.items():
         a = alpha.get(name, 0.0)
@@ -94,10 +101,15 @@ class SequenceSpec:
     fps: float = 30.0
     index: Callable[[np.ndarray], np.ndarray] = lambda t: np.zeros_like(t)
     middle: Callable[[np.ndarray], np.ndarray] = lambda t: np.zeros_like(t)
+    #: ring and pinky together (0 in a squeeze; a hand closing to a fist moves them too)
+    others: Callable[[np.ndarray], np.ndarray] = lambda t: np.zeros_like(t)
     turn: Callable[[np.ndarray], np.ndarray] = lambda t: np.zeros_like(t)  # radians
     turn_axis: tuple[float, float, float] = (1.0, 0.0, 0.0)
     jitter_m: float = 0.0007
     hidden: tuple[tuple[float, float], ...] = ()  # (start, end) intervals with no hand
+    #: give image landmarks too: the world points seen by an orthographic camera (x, y × 2,
+    #: moved to the frame's middle), as a tracker gives both
+    image: bool = False
 
 
 def build(
@@ -111,6 +123,7 @@ def build(
     fist_aligned = align(fist, gun)
     times = np.arange(0.0, spec.duration, 1.0 / spec.fps)
     a_index, a_middle, turn = spec.index(times), spec.middle(times), spec.turn(times)
+    a_others = spec.others(times)
     axis = np.asarray(spec.turn_axis, dtype=np.float64)
     centre = gun.mean(axis=0)
     frames: list[tuple[float, Observation | None]] = []
@@ -118,10 +131,13 @@ def build(
         if any(a <= t < b for a, b in spec.hidden):
             frames.append((float(t), None))
             continue
-        pose = squeeze_pose(gun, fist_aligned, {"index": a_index[i], "middle": a_middle[i]})
+        alpha = {"index": a_index[i], "middle": a_middle[i], "ring": a_others[i],
+                 "pinky": a_others[i]}
+        pose = squeeze_pose(gun, fist_aligned, alpha)
         pose = (pose - centre) @ rotation(axis, turn[i]).T + centre
         pose = pose + rng.normal(0.0, spec.jitter_m, pose.shape)
-        frames.append((float(t), Observation(seat, float(t), pose)))
+        image = pose * 2.0 + np.array([0.5, 0.5, 0.0]) if spec.image else None
+        frames.append((float(t), Observation(seat, float(t), pose, image)))
     return frames
 
 
