@@ -440,10 +440,12 @@ class ShotDetector:
         return float(median([box_side(lm) for lm in images]))
 
     def _showed_gun(self) -> bool:
-        """Whether the hand showed the gun before the squeeze (median p over up to 8 baseline
-        frames since the last squeeze ended, or over the whole baseline): index and middle
-        extended, and not an open hand (ring and pinky both at least ``open_floor`` sure with
-        image landmarks, both > 0.5 from world landmarks alone). A squeeze of a hand not showing
+        """Whether the hand showed the gun before the squeeze (median p over every baseline
+        frame since the last squeeze ended, or over the whole baseline; session 31: a subsample
+        of 8 frames shifted with each new frame and flipped a borderline hand's answer from one
+        frame to the next): index and middle extended, and not an open hand (ring and pinky both
+        at least ``open_floor`` sure with image landmarks, both > 0.5 from world landmarks
+        alone). A squeeze of a hand not showing
         index and middle is not the gun's; neither is an open hand's (a distractor waving, a
         hand closing to a fist). After a squeeze the hand must open back to the gun before the
         next one (a tracker still reading the fist after the release is not a second squeeze;
@@ -454,9 +456,8 @@ class ShotDetector:
         since = [q for q in self._quiet if self._ended is None or q[0] >= self._ended]
         if not since:
             return False
-        picks = since[:: max(1, len(since) // 8)]
-        worlds = np.stack([q[2] for q in picks])
-        images = [q[3] for q in picks]
+        worlds = np.stack([q[2] for q in since])
+        images = [q[3] for q in since]
         landmarks = None if any(lm is None for lm in images) else np.stack(images)
         p = np.median(finger_probabilities(worlds, landmarks, thumb=False), axis=0)
         return shows_gun(p, 0.5 if landmarks is None else self.config.open_floor)
