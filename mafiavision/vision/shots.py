@@ -440,17 +440,16 @@ class ShotDetector:
         return float(median([box_side(lm) for lm in images]))
 
     def _showed_gun(self) -> bool:
-        """Whether the hand showed the gun before the squeeze (median p over every baseline
-        frame since the last squeeze ended, or over the whole baseline; session 31: a subsample
-        of 8 frames shifted with each new frame and flipped a borderline hand's answer from one
-        frame to the next): index and middle extended, and not an open hand (ring and pinky both
-        at least ``open_floor`` sure with image landmarks, both > 0.5 from world landmarks
-        alone). A squeeze of a hand not showing
-        index and middle is not the gun's; neither is an open hand's (a distractor waving, a
-        hand closing to a fist). After a squeeze the hand must open back to the gun before the
-        next one (a tracker still reading the fist after the release is not a second squeeze;
-        a real second squeeze starts from the gun). The ring and pinky are not required to read
-        folded: seen from the back their landmarks read half bent (p 0.1–0.9)."""
+        """Whether the hand showed the gun before the squeeze (median p over every baseline frame
+        since the last squeeze ended, or over the whole baseline; session 31: a subsample of 8–15 of
+        them shifted with each new frame and flipped a borderline hand's answer from one frame to
+        the next): index and middle extended, and not an open hand (ring and pinky both at least
+        ``open_floor`` sure with image landmarks, both > 0.5 from world landmarks alone). A squeeze
+        of a hand not showing index and middle is not the gun's; neither is an open hand's (a
+        distractor waving, a hand closing to a fist). After a squeeze the hand must open back to the
+        gun before the next one (a tracker still reading the fist after the release is not a second
+        squeeze; a real second squeeze starts from the gun). The ring and pinky are not required to
+        read folded: seen from the back their landmarks read half bent (p 0.1–0.9)."""
         if not self.config.require_gun:
             return True
         since = [q for q in self._quiet if self._ended is None or q[0] >= self._ended]
