@@ -147,8 +147,8 @@ def test_an_open_hand_grasping_is_not_a_shot(
     """An open hand closing all four fingers and opening again (a grasp; half or all the way to
     the fist) does not show the gun before its index and middle rise, so it is no shot. Its
     first frames already fold ring and pinky a little while index and middle read extended: a
-    gun check over only the last few frames before the rise (tried in session 31) took 15 of
-    these 32 grasps with image landmarks for guns; the check reads the whole baseline since the
+    gun check over only the last 0.5 s before the rise (tried in session 31) took 15 of these
+    32 grasps for shots with image landmarks; the check reads the whole baseline since the
     hand's last squeeze."""
     assert len(open_hands) >= 4
     for k, hand in enumerate(open_hands):
