@@ -220,6 +220,11 @@ class ShotConfig:
     #: 156 photos; real "2"s reach it in 1 of 370). Back-view guns read their folded ring and
     #: pinky half extended (0.5–0.9), which a plain p > 0.5 took for an open hand.
     open_floor: float = 0.93
+    #: Index and middle must read extended over the last this many seconds of the baseline
+    #: before a squeeze (the open-hand check reads the whole baseline since the last squeeze):
+    #: a gun formed 0.3–0.5 s before its squeeze shoots, a hand that read open any time before
+    #: closing does not (session 32, docs/accuracy.md § Shots).
+    gun_window: float = 0.5
     max_gap: float = 0.25
     #: The hand folded when its extent across the camera (:func:`_extent`) fell to this share
     #: of its baseline during the squeeze. Tuned on ``scripts/eval_shots.py`` (seed 2, 60 clips
@@ -440,17 +445,24 @@ class ShotDetector:
         return float(median([box_side(lm) for lm in images]))
 
     def _showed_gun(self) -> bool:
-        """Whether the hand showed the gun before the squeeze (median p over every baseline frame
-        since the last squeeze ended, or over the whole baseline; session 31: a subsample of 8–15 of
-        them shifted with each new frame and flipped a borderline hand's answer from one frame to
-        the next): index and middle extended, and not an open hand (ring and pinky both at least
-        ``open_floor`` sure with image landmarks, both > 0.5 from world landmarks alone). A squeeze
-        of a hand not showing index and middle is not the gun's; neither is an open hand's (a
-        distractor waving, a hand closing to a fist). After a squeeze the hand must open back to the
-        gun before the next one (a tracker still reading the fist after the release is not a second
-        squeeze; a real second squeeze starts from the gun). The ring and pinky are not required to
-        read folded: seen from the back their landmarks read half bent (p 0.1–0.9)."""
-        if not self.config.require_gun:
+        """Whether the hand showed the gun before the squeeze, read on every baseline frame since
+        the last squeeze ended (or the whole baseline): index and middle extended (median p over
+        the last ``gun_window`` seconds of those frames), and not an open hand (ring and pinky
+        both at least ``open_floor`` sure with image landmarks, both > 0.5 from world landmarks
+        alone, in the median over all of them and over the last ``gun_window``).
+
+        A squeeze of a hand not showing index and middle is not the gun's; neither is an open
+        hand's (a distractor waving, a hand closing to a fist: its first frames fold ring and
+        pinky a little while index and middle still read extended, so the open check reads the
+        whole baseline, session 31). Index and middle are read over the last moments only: a
+        hand that pointed, or showed a fist, and formed the gun 0.3–0.5 s before squeezing
+        showed the gun, and a back-of-hand gun whose index read half hidden a second earlier
+        does too (session 32). After a squeeze the hand must open back to the gun before the
+        next one (a tracker still reading the fist after the release is not a second squeeze;
+        a real second squeeze starts from the gun). The ring and pinky are not required to read
+        folded: seen from the back their landmarks read half bent (p 0.1–0.9)."""
+        cfg = self.config
+        if not cfg.require_gun:
             return True
         since = [q for q in self._quiet if self._ended is None or q[0] >= self._ended]
         if not since:
@@ -458,8 +470,12 @@ class ShotDetector:
         worlds = np.stack([q[2] for q in since])
         images = [q[3] for q in since]
         landmarks = None if any(lm is None for lm in images) else np.stack(images)
-        p = np.median(finger_probabilities(worlds, landmarks, thumb=False), axis=0)
-        return shows_gun(p, 0.5 if landmarks is None else self.config.open_floor)
+        p = finger_probabilities(worlds, landmarks, thumb=False)
+        floor = 0.5 if landmarks is None else cfg.open_floor
+        recent = since[-1][0] - cfg.gun_window
+        last = np.median(p[[k for k, q in enumerate(since) if q[0] >= recent]], axis=0)
+        whole = np.median(p, axis=0)
+        return shows_gun(last, floor) and bool(min(whole[3], whole[4]) < floor)
 
     def update(self, obs: HasWorld | None, t: float) -> list[ShotEvent]:
         """Feed the seat's hand at time ``t`` (None: no hand seen); returns the shots completed."""

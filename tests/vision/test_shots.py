@@ -159,6 +159,29 @@ def test_an_open_hand_grasping_is_not_a_shot(
         assert run(frames) == [], k
 
 
+@pytest.mark.parametrize("lead", [0.3, 0.4, 0.5])
+@pytest.mark.parametrize(("hand", "late"), [("back_of_hand_v", "middle"), ("victory", "index")])
+def test_a_gun_formed_just_before_its_squeeze_shoots(
+    hands: dict[str, np.ndarray], hand: str, late: str, lead: float
+) -> None:
+    """A hand showing one finger (the other folded toward the fist) that adds the second finger
+    ``lead`` seconds before squeezing showed the gun: index and middle are read over the last
+    0.5 s of the baseline (session 32; the whole baseline since the last squeeze, read before,
+    missed all of these)."""
+    squeeze = 3.0
+    for seed in range(3):
+        def shown(t: np.ndarray, finger: str) -> np.ndarray:
+            folded = np.clip((squeeze - lead - t) / 0.25, 0.0, 1.0) if finger == late else 0.0
+            return np.minimum(1.0, folded + 0.8 * bump(t, squeeze, 0.4))
+
+        spec = SequenceSpec(5.0, index=lambda t: shown(t, "index"),
+                            middle=lambda t: shown(t, "middle"))
+        frames = build(spec, hands[hand], hands["fist"], np.random.default_rng(seed))
+        events = run(frames)
+        assert len(events) == 1, (seed, events)
+        assert abs(events[0].t - (squeeze + 0.2)) < 0.15, (seed, events)
+
+
 @dataclass(frozen=True)
 class _WithImage:
     seat: int
