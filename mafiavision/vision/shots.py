@@ -480,16 +480,18 @@ class ShotDetector:
     def update(self, obs: HasWorld | None, t: float) -> list[ShotEvent]:
         """Feed the seat's hand at time ``t`` (None: no hand seen); returns the shots completed."""
         cfg = self.config
+        done: list[ShotEvent] = []
         if self._last_seen is not None and t - self._last_seen > cfg.max_gap:
+            done = self._lost()
             self._restart()  # the hand was away too long: abort, build a new baseline
         obs = shot_reading(obs)
         if obs is None or obs.held:
-            return []  # no fresh landmarks (a held observation repeats the last ones)
+            return done  # no fresh landmarks (a held observation repeats the last ones)
         self._last_seen = t
         if self._seen_since is None:
             self._seen_since = t
         self.track = obs.track
-        done = self._joints(obs, t)
+        done += self._joints(obs, t)
         done += self._looks(obs, t)
         return done + self._folds(obs, t)
 
@@ -643,6 +645,8 @@ class ShotDetector:
                     self._fold_waiting.append(_FoldPeak(peak_t, peak, start, max(0.0, peak_rise)))
         done = []
         for w in list(self._fold_waiting):
+            if w not in self._fold_waiting:
+                continue  # gone with a peak of the same squeeze that fired
             if w.released is None and t >= w.t + RELEASE_AFTER - _CLOCK_EPS and score < low:
                 w.released = t
             if w.released is None:
@@ -652,21 +656,52 @@ class ShotDetector:
             if t - w.released < cfg.max_gap - _CLOCK_EPS:
                 continue
             if self._squeeze is not None and self._squeeze.start <= w.t + cfg.same:
+                w.waited = self._squeeze.start
                 continue  # a squeeze of the joints in progress decides first
-            self._fold_waiting.remove(w)
-            others = [u for u in self._shot_times if u not in self._fold_times]
-            if (
-                self._near_shot(w.t, w.t, self._shot_times)
-                or any(0 < w.t - u <= fold.after for u in others)
-                or any(0 < w.t - u <= fold.apart for u in self._fold_times)
-            ):
-                continue
-            self._shot_times.append(w.t)
-            self._pixel_times.append(w.t)
-            self._fold_times.append(w.t)
-            done.append(ShotEvent(self.seat, w.t, w.released - w.start, w.rise,
-                                  w.score / (w.score + fold.threshold), "fold"))
+            done += self._fold_shot(w)
         return done
+
+    def _fold_shot(self, w: _FoldPeak) -> list[ShotEvent]:
+        """The shot of a fold peak that was released and whose hand stayed (none if a shot lies
+        too near it). The peaks that waited for one squeeze of the joints are that one squeeze:
+        the first to fire is its shot, and the others go with it."""
+        fold = self.config.finger_fold
+        self._fold_waiting.remove(w)
+        if w.waited is not None:
+            self._fold_waiting = [u for u in self._fold_waiting if u.waited != w.waited]
+        others = [u for u in self._shot_times if u not in self._fold_times]
+        if (
+            fold is None
+            or w.released is None
+            or self._near_shot(w.t, w.t, self._shot_times)
+            or any(0 < w.t - u <= fold.after for u in others)
+            or any(0 < w.t - u <= fold.apart for u in self._fold_times)
+        ):
+            return []
+        self._shot_times.append(w.t)
+        self._pixel_times.append(w.t)
+        self._fold_times.append(w.t)
+        return [ShotEvent(self.seat, w.t, w.released - w.start, w.rise,
+                          w.score / (w.score + fold.threshold), "fold")]
+
+    def _lost(self) -> list[ShotEvent]:
+        """When the hand leaves view while a squeeze of the joints is still open, the joints
+        never decide it: a fold peak that waited only for them (released, the hand seen
+        ``max_gap`` after its release) is the squeeze's shot (session 32: a tracker holding a
+        fist after the release until the hand was lost, while the fingers' pixels showed it
+        open again)."""
+        squeeze, last = self._squeeze, self._last_seen
+        if squeeze is None or last is None or self.config.finger_fold is None:
+            return []
+        for w in list(self._fold_waiting):
+            if (
+                w.released is not None
+                and last - w.released >= self.config.max_gap - _CLOCK_EPS
+                and squeeze.start <= w.t + self.config.same
+            ):
+                w.waited = squeeze.start
+                return self._fold_shot(w)
+        return []
 
     def _near_shot(self, start: float, end: float, times: Sequence[float]) -> bool:
         """Whether a shot of ``times`` lies within ``same`` of ``start``..``end``."""
@@ -748,6 +783,8 @@ class _FoldPeak:
     start: float  # the last frame before the peak with the score under the release level
     rise: float  # the joints' index+middle rise at the peak (degrees, ≥ 0)
     released: float | None = None  # when the score fell back under the release level
+    #: the start of the joints' squeeze it waited for (None: it did not wait)
+    waited: float | None = None
 
 
 def shows_gun(p: np.ndarray, open_floor: float) -> bool:

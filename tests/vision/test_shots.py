@@ -729,6 +729,10 @@ LOOK_CUTS = {
     2: "validation set 17's v17_romanian_hit_commissar_ru (1024×576, 15 fps), seat 9, 3.0–15.2 s:"
        " the palm-side gun squeezes at 9.71 s, then civilian 8's open hand moves beside it"
        " 11.6–15.6 s",
+    3: "validation set 32's v32_triad_other_hit_en (896×504, 22 fps; read with lite+full, the first"
+       " network's landmarks here), seat 11, 21.0–27.5 s: the palm-side gun squeezes at 25.51 s"
+       " (0.4 s long); the landmarks stay on a fist (the index+middle curl ~170° up) long after"
+       " the release, while the fingers' pixels show them open again",
 }
 
 
@@ -759,6 +763,32 @@ def test_the_fingers_pixels_find_a_back_of_hand_squeeze_the_joints_miss(
     assert (len(events) - len(extra), len(extra)) == (found, false), (LOOK_CUTS[cut], events)
     assert len(hits) == found, (LOOK_CUTS[cut], events)
     assert all(e.source == source for e in events if e not in extra), events
+
+
+@pytest.mark.parametrize("lost", [26.0, 26.3, 26.6, None])
+def test_a_squeeze_the_landmarks_hold_as_a_fist_is_one_shot_of_the_fold(lost: float | None) -> None:
+    """Regression on LOOK_CUTS[3]: the joints' squeeze starts at 25.41 s and never releases, so
+    the fold's peaks wait for it (its 25.45 s peak released at 25.73 s, a second at 26.14 s). If
+    the hand is lost before the joints decide (the pair's reading lost it at 26.86 s; here cut
+    off at ``lost``), the first peak that waited is the shot: the detector before session 32
+    dropped it with the squeeze. If the hand stays, the joints' squeeze is held past 1.2 s and
+    ends without a shot; its waiting peaks are one squeeze, one shot (before: both fired, the
+    second a false shot)."""
+    with np.load(LOOKED) as f:
+        data = {k.split("_", 1)[1]: f[k] for k in f.files if k.startswith("3_")}
+    detector = ShotDetector(1, ShotConfig())
+    events: list[ShotEvent] = []
+    for t in data["times"]:
+        rows = [] if lost is not None and t >= lost else np.flatnonzero(data["t"] == t)
+        hands = [_Recorded(1, data["world"][i].astype(np.float64),
+                           data["landmarks"][i].astype(np.float64), bool(data["held"][i]),
+                           int(data["track"][i]), float(data["score"][i]),
+                           data["patch"][i].astype(np.float32) if data["fresh"][i] else None)
+                 for i in rows]
+        events += detector.update(continuing_hand(hands, detector.track), float(t))
+    hits, extra = score(events, data["peaks"])
+    assert (len(hits), extra) == (1, []), (LOOK_CUTS[3], events)
+    assert [e.source for e in events] == ["fold"], events
 
 
 @pytest.mark.parametrize(
