@@ -638,16 +638,17 @@ class _Recorded:
 
 
 def replay_cut(
-    cut: int, config: ShotConfig, path: Path = RECORDED
+    cut: int, config: ShotConfig, path: Path = RECORDED, lost: float | None = None
 ) -> tuple[list[ShotEvent], np.ndarray]:
     """Feed a recorded cut frame by frame as the pipelines do; its events and true peaks. A
-    file with finger patches (``patch``, ``fresh``) feeds them too."""
-    events, peaks, _ = replay_cut_timed(cut, config, path)
+    file with finger patches (``patch``, ``fresh``) feeds them too. From ``lost`` on (seconds)
+    no hand is seen."""
+    events, peaks, _ = replay_cut_timed(cut, config, path, lost)
     return events, peaks
 
 
 def replay_cut_timed(
-    cut: int, config: ShotConfig, path: Path = RECORDED
+    cut: int, config: ShotConfig, path: Path = RECORDED, lost: float | None = None
 ) -> tuple[list[ShotEvent], np.ndarray, list[float]]:
     """:func:`replay_cut`, with the time of the frame that reported each event."""
     with np.load(path) as f:
@@ -656,7 +657,7 @@ def replay_cut_timed(
     events: list[ShotEvent] = []
     reported: list[float] = []
     for t in data["times"]:
-        rows = np.flatnonzero(data["t"] == t)
+        rows = [] if lost is not None and t >= lost else np.flatnonzero(data["t"] == t)
         hands = [_Recorded(1, data["world"][i].astype(np.float64),
                            data["landmarks"][i].astype(np.float64), bool(data["held"][i]),
                            int(data["track"][i]), float(data["score"][i]),
@@ -774,19 +775,8 @@ def test_a_squeeze_the_landmarks_hold_as_a_fist_is_one_shot_of_the_fold(lost: fl
     dropped it with the squeeze. If the hand stays, the joints' squeeze is held past 1.2 s and
     ends without a shot; its waiting peaks are one squeeze, one shot (before: both fired, the
     second a false shot)."""
-    with np.load(LOOKED) as f:
-        data = {k.split("_", 1)[1]: f[k] for k in f.files if k.startswith("3_")}
-    detector = ShotDetector(1, ShotConfig())
-    events: list[ShotEvent] = []
-    for t in data["times"]:
-        rows = [] if lost is not None and t >= lost else np.flatnonzero(data["t"] == t)
-        hands = [_Recorded(1, data["world"][i].astype(np.float64),
-                           data["landmarks"][i].astype(np.float64), bool(data["held"][i]),
-                           int(data["track"][i]), float(data["score"][i]),
-                           data["patch"][i].astype(np.float32) if data["fresh"][i] else None)
-                 for i in rows]
-        events += detector.update(continuing_hand(hands, detector.track), float(t))
-    hits, extra = score(events, data["peaks"])
+    events, peaks = replay_cut(3, ShotConfig(), LOOKED, lost)
+    hits, extra = score(events, peaks)
     assert (len(hits), extra) == (1, []), (LOOK_CUTS[3], events)
     assert [e.source for e in events] == ["fold"], events
 
