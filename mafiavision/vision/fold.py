@@ -155,6 +155,15 @@ class FoldConfig:
     steady: float = 0.9
     after: float = 1.0
     apart: float = 0.6
+    #: A squeeze of the fingers' look, or a squeeze of the joints whose rise stays under
+    #: ``ShotConfig.strong`` × its threshold, is a shot only if the fold score reached this
+    #: (log-odds; 0: even odds that index and middle are folded) in a frame from its start
+    #: (less ``ShotConfig.smooth``) to its release; a squeeze with no scored frame is judged
+    #: without it. None: no such check. (Session 34: on the seen sets 30–34 and the samples,
+    #: read with lite+full, it dropped 7 of the look's 8 false shots and 8 of the joints' 19,
+    #: kept the look's 12 true shots and lost one weak joints' shot of 166; the model was
+    #: fitted on none of these sets. Even odds is the model's own boundary, not tuned here.)
+    agree: float | None = 0.0
     #: the fitted model (None: the packaged ``fold_model.json``)
     model: Path | None = None
     #: Not None: no model is read, the features are traced pooled this many grid steps

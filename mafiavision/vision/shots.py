@@ -94,6 +94,15 @@ its change far above the hand's noise; the fold was taught which change is index
 folding (session 28: on the seen sets 26–28, each read by a model fitted without it, the pair
 found 131 of their 140 shots instead of 98, with 17 false shots instead of 15).
 
+The fold also checks the two weaker signals (``FoldConfig.agree``): a squeeze of the look, or of
+the joints whose rise stays under ``strong`` × its threshold, is a shot only if the fold's score
+reached even odds that index and middle folded in a frame of it (from its start, less
+``smooth``, to its release; judged without it where no frame was scored). The look sees the
+pixels change and the joints a modest bend; the fold knows which change is the two fingers
+folding (session 34: on the seen sets 30–34 and the samples, read with lite+full, it dropped 15
+of the 33 false shots — 7 of the look's 8, 8 of the joints' 19 — and lost one of 236 found
+shots; a false shot gone let one more true shot through the gun check after it).
+
 Depth is the peak rise (degrees of summed index+middle bend above baseline), so it is small when
 the camera sees the back of the hand (for a shot of the look: the joints' largest rise during
 it, at least ``look_rise``); the threshold adapts to each hand's own noise. Confidence
@@ -386,6 +395,8 @@ class ShotDetector:
         self._fold_scores: deque[tuple[float, float, float]] = deque()
         self._fold_waiting: list[_FoldPeak] = []
         self._fold_times: deque[float] = deque(maxlen=8)  # peaks of the fold's shots
+        #: time, fold score of every fresh frame over the longest a squeeze may wait for it
+        self._fold_history: deque[tuple[float, float]] = deque()
         self._seen_since: float | None = None  # the first fresh frame since the last restart
         #: (time, features) of every fresh frame the fold read, when not None
         #: (``scripts/train_fold.py`` sets it to a list to fit the model)
@@ -404,6 +415,7 @@ class ShotDetector:
         self._look.reset()
         self._look_waiting = []
         self._fold_scores.clear()
+        self._fold_history.clear()
         self._fold_waiting = []
         self._seen_since = None
 
@@ -602,6 +614,8 @@ class ShotDetector:
             self._look_waiting.remove(waiting)
             if self._near_shot(squeeze.start, squeeze.end, self._shot_times):
                 continue
+            if not self._fold_agrees(squeeze.start, squeeze.end):
+                continue
             self._shot_times.append(squeeze.peak_t)
             self._pixel_times.append(squeeze.peak_t)
             confidence = squeeze.peak / (squeeze.peak + squeeze.on)
@@ -628,6 +642,10 @@ class ShotDetector:
         scores.append((t, score, rise))
         while scores[0][0] < t - 1.0:
             scores.popleft()
+        history = self._fold_history
+        history.append((t, score))
+        while history[0][0] < t - cfg.max_duration - cfg.max_gap - cfg.smooth:
+            history.popleft()
         low = fold.release * fold.threshold
         if len(scores) >= 3:
             (_, before, _), (peak_t, peak, peak_rise), (_, now, _) = (
@@ -703,6 +721,16 @@ class ShotDetector:
                 return self._fold_shot(w)
         return []
 
+    def _fold_agrees(self, start: float, end: float) -> bool:
+        """Whether the fold score reached ``FoldConfig.agree`` in a frame from ``start`` (less
+        ``smooth``: the curls' mean lags the pixels) to ``end``; True where the fold is not read
+        or scored no frame of it (nothing to judge by)."""
+        fold = self.config.finger_fold
+        if fold is None or fold.agree is None or self._fold is None:
+            return True
+        scores = [v for u, v in self._fold_history if start - self.config.smooth <= u <= end]
+        return not scores or max(scores) >= fold.agree
+
     def _near_shot(self, start: float, end: float, times: Sequence[float]) -> bool:
         """Whether a shot of ``times`` lies within ``same`` of ``start``..``end``."""
         same = self.config.same
@@ -739,6 +767,8 @@ class ShotDetector:
             return None  # the last shot's release rebounding: the hand never opened back out
         depth = squeeze.peak
         if not self._came_down(squeeze, small, large, shrank) or not self._both_rose(squeeze, end):
+            return None
+        if squeeze.peak < cfg.strong * squeeze.on and not self._fold_agrees(squeeze.start, end):
             return None
         confidence = depth / (depth + squeeze.on) * min(1.0, small / large / 0.5)
         return ShotEvent(self.seat, squeeze.peak_t, duration, depth, float(confidence))

@@ -734,6 +734,9 @@ LOOK_CUTS = {
        " network's landmarks here), seat 11, 21.0–27.5 s: the palm-side gun squeezes at 25.51 s"
        " (0.4 s long); the landmarks stay on a fist (the index+middle curl ~170° up) long after"
        " the release, while the fingers' pixels show them open again",
+    4: "validation set 33's v33_triad_first_hits_dim_en (read with lite+full, the first network's"
+       " landmarks here), seat 2, 19.5–27.5 s: a back-of-hand gun held up, squeezed once at"
+       " 24.45 s",
 }
 
 
@@ -811,9 +814,10 @@ def test_the_look_needs_the_joints_to_bend_and_a_brief_squeeze(
     ``scripts/cut_recorded_seat.py``): the neighbour's hand changes the pixels of the gun's
     fingers (a squeeze of the look at 12.73 s, 0.53 s long), but the joints' curl rises under 5°
     there (ShotConfig.look_rise), and a squeeze of the look lasts at most 0.5 s
-    (LookConfig.longest): either gate alone drops it. The true squeeze (the joints', 151°) is
-    found either way."""
-    config = ShotConfig(look_rise=look_rise, look=replace(LookConfig(), longest=longest))
+    (LookConfig.longest): either gate alone drops it (the fold's check, FoldConfig.agree, is off
+    here: it drops it too). The true squeeze (the joints', 151°) is found either way."""
+    config = ShotConfig(look_rise=look_rise, look=replace(LookConfig(), longest=longest),
+                        finger_fold=FoldConfig(agree=None))
     events, peaks = replay_cut(2, config, LOOKED)
     hits, extra = score(events, peaks)
     assert (len(events) - len(extra), len(extra)) == (found, false), (LOOK_CUTS[2], events)
@@ -839,3 +843,50 @@ def test_shows_gun_reads_the_gun_the_detector_waits_for(
     p: tuple[float, ...], open_floor: float, gun: bool
 ) -> None:
     assert shows_gun(np.array(p), open_floor) == gun
+
+
+@pytest.mark.parametrize(("agree", "false"), [(None, [22.17, 25.06]), (0.0, [])])
+def test_a_squeeze_of_the_look_needs_the_fold_to_agree(
+    agree: float | None, false: list[float]
+) -> None:
+    """Regression on LOOK_CUTS[4] (set 33, seen in session 34 when the check was drawn): the
+    pixels of the held-up gun change twice without a squeeze (the look's squeezes at 22.17 and
+    25.06 s, the joints' curl rising 50° and 18° with them), and the fold model scores those
+    frames at most −10 and −17.6: not even odds that index and middle folded
+    (``FoldConfig.agree``). Without the check both are shots; the true squeeze is the fold's
+    shot either way."""
+    config = ShotConfig(finger_fold=FoldConfig(agree=agree))
+    events, peaks = replay_cut(4, config, LOOKED)
+    hits, extra = score(events, peaks)
+    assert len(hits) == 1 and [e.source for e in events if e not in extra] == ["fold"], events
+    assert [round(e.t, 2) for e in extra] == false, events
+    assert all(e.source == "look" for e in extra), events
+
+
+@pytest.mark.parametrize(
+    ("peak", "scores", "agree", "fold", "shot"),
+    [
+        (30.0, [(10.1, -5.0), (10.2, -1.0)], 0.0, True, False),  # weak, the fold disagrees
+        (30.0, [(10.1, -5.0), (10.2, 0.5)], 0.0, True, True),  # the fold agrees in one frame
+        (30.0, [], 0.0, True, True),  # no frame scored: judged without it
+        (30.0, [(9.5, 20.0), (10.2, -1.0)], 0.0, True, False),  # agreed before the squeeze
+        (30.0, [(9.9, 3.0), (10.2, -1.0)], 0.0, True, True),  # within ``smooth`` of its start
+        (30.0, [(10.2, -1.0)], -2.0, True, True),  # a lower ``agree``
+        (30.0, [(10.2, -1.0)], None, True, True),  # the check off
+        (30.0, [(10.2, -1.0)], 0.0, False, True),  # the fold not read
+        (49.0, [(10.2, -9.0)], 0.0, True, False),  # just under ``strong`` × the threshold
+        (50.0, [(10.2, -9.0)], 0.0, True, True),  # ``strong``: the joints alone suffice
+    ],
+)
+def test_a_weak_squeeze_of_the_joints_needs_the_fold_to_agree(
+    peak: float, scores: list[tuple[float, float]], agree: float | None, fold: bool, shot: bool
+) -> None:
+    """A squeeze of the joints from 10.0 to 10.3 s, threshold 20° (``strong``: 50°), with every
+    other evidence (folded, balanced); ``scores``: the fold scores of the frames before its
+    release."""
+    config = ShotConfig(finger_fold=FoldConfig(agree=agree) if fold else None)
+    detector = ShotDetector(1, config)
+    detector._fold_history.extend(scores)
+    squeeze = _Squeeze(10.0, np.zeros(2), 20.0, 10.0, 10.1, peak, np.array([14.0, 14.0]),
+                       extent=0.1, least=0.05, after=None, low=[0.1, 0.1], curls=RISING)
+    assert (detector._judge(squeeze, 10.3) is not None) == shot
