@@ -443,9 +443,14 @@ class SeatTracker:
         self._size = (width, height)
 
     def due(self) -> list[int]:
-        """The seats to examine in the next frame: all active ones plus this frame's sweep."""
-        inactive = [s for s in sorted(self._seats) if s not in self.active]
-        due = sorted(self.active & set(self._seats))
+        """The seats to examine in the next frame: all active ones, the inactive seats whose
+        last examination found a hand not yet reported (a new track waits for a second hit,
+        ``init_delay``: swept only every ``sweep_every`` frames, a raised hand was reported two
+        sweeps after it rose), plus this frame's sweep."""
+        pending = {s for s, seat in self._seats.items() if s not in self.active and any(
+            not tr.confirmed for tr in seat.tracks.tracks)}
+        inactive = [s for s in sorted(self._seats) if s not in self.active and s not in pending]
+        due = sorted((self.active & set(self._seats)) | pending)
         if inactive and self.sweep_every:
             per_frame = math.ceil(len(inactive) / self.sweep_every)
             for k in range(per_frame):

@@ -76,8 +76,22 @@ def test_inactive_seats_are_swept_and_still_found(hunt: np.ndarray) -> None:
     with SeatTracker(grid_table(12, SIZE), sweep_every=3) as tracker:
         tracker.set_active([2])
         out = _run(tracker, [hunt] * 9)
-    assert _fresh(out[1]) == {2}
+    assert _fresh(out[0]) == set()  # every hand waits for its second hit
+    assert _fresh(out[1]) == {2, 5}  # 5: swept in frame 0, examined again at once
     assert set(out[8]) == {2, 5, 9}  # 5 and 9 found by the sweep, held between their visits
+
+
+def test_a_hand_the_sweep_finds_is_reported_the_next_frame(hunt: np.ndarray) -> None:
+    """A new track is reported at its second hit (``init_delay``); a swept seat whose hand was
+    just found is examined again the next frame instead of at its next sweep, so a gun raised at
+    an inactive seat (the analysis knows no roles: every seat without a hand is inactive) reaches
+    the shot detector a sweep sooner. With 11 inactive seats swept 4 a frame, seat 5 is first
+    examined in frame 0 and seat 9 in frame 1; their next sweep would be frames 3 and 4."""
+    with SeatTracker(grid_table(12, SIZE), sweep_every=3) as tracker:
+        tracker.set_active([2])
+        out = _run(tracker, [hunt] * 6)
+    first = {seat: min(i for i, frame in enumerate(out) if seat in frame) for seat in (5, 9)}
+    assert first == {5: 1, 9: 2}
 
 
 @pytest.mark.parametrize(
