@@ -294,6 +294,10 @@ class ShotConfig:
 #: The frame-to-frame noise estimate needs this many steps (fewer: the quiet frames' spread alone).
 _MIN_STEPS = 5
 
+#: A fold peak's start (its score last under the release level) is looked for this many seconds
+#: back.
+_FOLD_START_SPAN = 1.0
+
 #: Durations are compared with this slack (seconds) against the float rounding of frame times.
 _CLOCK_EPS = 1e-6
 
@@ -391,12 +395,11 @@ class ShotDetector:
         self._fold: FoldScorer | None = None
         if fold is not None and fold.trace_pool is None:
             self._fold = load_model(fold.model or MODEL_PATH).scorer()
-        #: time, fold score, joints' rise over the last second of fresh frames
+        #: time, fold score, joints' rise of the fresh frames over the longest a squeeze may
+        #: wait for the fold's check (``FoldConfig.agree``), at least the last second
         self._fold_scores: deque[tuple[float, float, float]] = deque()
         self._fold_waiting: list[_FoldPeak] = []
         self._fold_times: deque[float] = deque(maxlen=8)  # peaks of the fold's shots
-        #: time, fold score of every fresh frame over the longest a squeeze may wait for it
-        self._fold_history: deque[tuple[float, float]] = deque()
         self._seen_since: float | None = None  # the first fresh frame since the last restart
         #: (time, features) of every fresh frame the fold read, when not None
         #: (``scripts/train_fold.py`` sets it to a list to fit the model)
@@ -415,7 +418,6 @@ class ShotDetector:
         self._look.reset()
         self._look_waiting = []
         self._fold_scores.clear()
-        self._fold_history.clear()
         self._fold_waiting = []
         self._seen_since = None
 
@@ -640,12 +642,8 @@ class ShotDetector:
         scores = self._fold_scores
         score = self._fold.score(features)
         scores.append((t, score, rise))
-        while scores[0][0] < t - 1.0:
+        while scores[0][0] < t - max(_FOLD_START_SPAN, cfg.max_duration + cfg.max_gap + cfg.smooth):
             scores.popleft()
-        history = self._fold_history
-        history.append((t, score))
-        while history[0][0] < t - cfg.max_duration - cfg.max_gap - cfg.smooth:
-            history.popleft()
         low = fold.release * fold.threshold
         if len(scores) >= 3:
             (_, before, _), (peak_t, peak, peak_rise), (_, now, _) = (
@@ -655,7 +653,8 @@ class ShotDetector:
                 and self._seen_since is not None and peak_t - self._seen_since >= fold.steady
                 and self._showed_gun()
             ):
-                start = max((u for u, v, _ in scores if u < peak_t and v < low), default=peak_t)
+                start = max((u for u, v, _ in scores
+                             if t - _FOLD_START_SPAN <= u < peak_t and v < low), default=peak_t)
                 near = [w for w in self._fold_waiting if abs(w.t - peak_t) <= fold.apart]
                 if all(w.score < peak for w in near):
                     for w in near:
@@ -728,7 +727,7 @@ class ShotDetector:
         fold = self.config.finger_fold
         if fold is None or fold.agree is None or self._fold is None:
             return True
-        scores = [v for u, v in self._fold_history if start - self.config.smooth <= u <= end]
+        scores = [v for u, v, _ in self._fold_scores if start - self.config.smooth <= u <= end]
         return not scores or max(scores) >= fold.agree
 
     def _near_shot(self, start: float, end: float, times: Sequence[float]) -> bool:

@@ -886,7 +886,7 @@ def test_a_weak_squeeze_of_the_joints_needs_the_fold_to_agree(
     release."""
     config = ShotConfig(finger_fold=FoldConfig(agree=agree) if fold else None)
     detector = ShotDetector(1, config)
-    detector._fold_history.extend(scores)
+    detector._fold_scores.extend((t, score, 0.0) for t, score in scores)
     squeeze = _Squeeze(10.0, np.zeros(2), 20.0, 10.0, 10.1, peak, np.array([14.0, 14.0]),
                        extent=0.1, least=0.05, after=None, low=[0.1, 0.1], curls=RISING)
     assert (detector._judge(squeeze, 10.3) is not None) == shot
