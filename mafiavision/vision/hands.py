@@ -196,10 +196,7 @@ class Landmarker:
         if any(closed(world) for world in worlds):
             self._closed += 1
             if self._closed % RECHECK_EVERY == 0 and self._too_tight(image, result):
-                with native_logs_silenced():
-                    self._landmarker.close()
-                self._landmarker = self._create("VIDEO")
-                self._last_ms = -1  # a new landmarker: its own clock (and set-up logs)
+                self.restart()
                 result = self._call(image, t)
                 worlds = _world_arrays(result)
         self._tracked = len(result.hand_landmarks)
@@ -217,6 +214,14 @@ class Landmarker:
             size = float(max(bbox[2] - bbox[0], bbox[3] - bbox[1]))
             out.append(Detection(landmarks, world, float(score), centre, size, bbox))
         return out
+
+    def restart(self) -> None:
+        """Forget the tracked hands: the next call finds them afresh with the palm detector."""
+        with native_logs_silenced():
+            self._landmarker.close()
+        self._landmarker = self._create("VIDEO")
+        self._last_ms = -1  # a new landmarker: its own clock (and set-up logs)
+        self._tracked = 0
 
     def _too_tight(self, image: Any, result: Any) -> bool:
         """Whether a fresh IMAGE-mode detection of ``image`` finds a hand at a tracked hand's
@@ -380,6 +385,7 @@ class _Seat:
     tracks: SeatTracks
     landmarker: Landmarker | None = None
     saw_hand: bool = False  # the landmarker found a hand in this crop on its last run
+    restart: bool = False  # its landmarker is to find the hands afresh on its next run
 
 
 class SeatTracker:
@@ -470,7 +476,12 @@ class SeatTracker:
     def _detect_seat(self, frame: Frame, number: int) -> list[Detection]:
         """Run the seat's landmarker on its crop of ``frame``."""
         h, w = frame.image.shape[:2]
-        c = self._seats[number].crop
+        seat = self._seats[number]
+        c = seat.crop
+        if seat.restart:
+            seat.restart = False
+            if seat.landmarker is not None:
+                seat.landmarker.restart()
         return self._landmarker(number).detect(
             frame.image[c.y0 : c.y1, c.x0 : c.x1], c, (w, h), frame.t
         )
@@ -544,6 +555,12 @@ class SeatTracker:
                 out[number] = obs
         self._patches.keep({(seat, o.track) for seat, hands in out.items() for o in hands})
         return out
+
+    def restart(self, number: int) -> None:
+        """Have seat ``number``'s landmarker find its hands afresh (palm detector) on its next
+        run, instead of following the landmarks it read last (its tracks are kept)."""
+        if number in self._seats:
+            self._seats[number].restart = True
 
     def reset(self) -> None:
         """Forget every track and gate state (landmarkers are kept)."""

@@ -16,6 +16,15 @@ shots with 2 false shots in 31.4 min of hand motion (lite 99 with 12, full 102 w
 mean of landmarks was chosen there), on the unseen set 5 66 of 72 with 10 false in 22.2 min
 (lite 65 with 13, full 66 with 11) — 9 of them on one hand both networks read as garbage, where
 their mistakes are not independent.
+
+When the two networks keep reading one hand with wrists too far apart to pair (:func:`disagree`,
+:data:`DISAGREE_FRAMES` frames in a row), one of them has misplaced its landmarks and, since a
+VIDEO-mode landmarker looks for the hand where its last reading put it, keeps them misplaced
+(session 35: lite drew seat 11's wrist up into the palm for 3 s of a hunt in
+``v35_triad_hits_en``; no frame paired, and the shot was lost). That seat's landmarkers are
+then restarted one at a time (:meth:`SeatTracker.restart`: the palm detector finds the hand
+afresh), lite's first: restarting both lost that hand for 2.5 s, the full network's palm
+detector not finding the back of the hand it had been tracking right.
 """
 
 from __future__ import annotations
@@ -35,6 +44,9 @@ TRACKER_MODELS: tuple[str, ...] = get_args(TrackerModel)
 #: The second network's reading is of the same hand when its wrist lies within this share of the
 #: first reading's size (the longest side of its image landmarks' box).
 SAME_HAND = 0.5
+#: Frames in a row in which the two networks read one hand (boxes centred within ``SAME_HAND``
+#: of the larger) with wrists too far apart to pair before both find that seat's hands afresh.
+DISAGREE_FRAMES = 3
 
 
 class Reading(Protocol):
@@ -52,6 +64,29 @@ def networks(model: TrackerModel) -> tuple[HandVariant, HandVariant | None]:
     if model == "lite+full":
         return "lite", "full"
     return model, None
+
+
+def _box(landmarks: np.ndarray) -> tuple[np.ndarray, float]:
+    xy = landmarks[:, :2]
+    lo, hi = xy.min(axis=0), xy.max(axis=0)
+    return (lo + hi) / 2, float((hi - lo).max())
+
+
+def disagree(first: list[Any], second: list[Reading]) -> bool:
+    """Whether a fresh hand of ``first`` left unpaired (:func:`pair`'s output) lies where a fresh
+    hand of ``second`` does (box centres within ``SAME_HAND`` of the larger box): the same hand,
+    one network's landmarks misplaced (a wrist drawn up into the palm, say)."""
+    for hand in first:
+        if hand.held or hand.second is not None:
+            continue
+        centre, size = _box(hand.landmarks)
+        for other in second:
+            if other.held:
+                continue
+            c2, s2 = _box(other.landmarks)
+            if float(np.linalg.norm(centre - c2)) <= SAME_HAND * max(size, s2):
+                return True
+    return False
 
 
 def pair(first: list[R], second: list[Reading]) -> list[R]:
@@ -79,6 +114,7 @@ class PairedTracker:
 
     def __init__(self, first: SeatTracker, second: SeatTracker) -> None:
         self.first, self.second = first, second
+        self._disagree: dict[int, int] = {}
 
     @property
     def stats(self) -> dict[str, int]:
@@ -93,11 +129,26 @@ class PairedTracker:
         self.second.set_active(seen)
         others = self.second.update(frame)
         # the seats it did not examine come back held, and pair() takes only fresh hands
-        return {seat: pair(found, others.get(seat, [])) for seat, found in hands.items()}
+        out = {seat: pair(found, others.get(seat, [])) for seat, found in hands.items()}
+        for seat, found in out.items():
+            if not disagree(found, others.get(seat, [])):
+                self._disagree.pop(seat, None)
+                continue
+            self._disagree[seat] = self._disagree.get(seat, 0) + 1
+            if self._disagree[seat] % DISAGREE_FRAMES == 0:
+                # a landmarker follows its own last reading: a misplaced one persists (seen for
+                # 3 s on a one-hand tracker), and no frame of it pairs. The palm detector re-reads
+                # the hand: the lite network's first (the weaker), then each in turn.
+                turn = self._disagree[seat] // DISAGREE_FRAMES
+                (self.first if turn % 2 == 1 else self.second).restart(seat)
+        for seat in set(self._disagree) - set(out):
+            del self._disagree[seat]
+        return out
 
     def reset(self) -> None:
         self.first.reset()
         self.second.reset()
+        self._disagree.clear()
 
     def close(self) -> None:
         self.first.close()

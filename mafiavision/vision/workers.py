@@ -35,11 +35,13 @@ def _serve(conn: Connection, model: str, hands_per_seat: int, min_confidence: fl
             if jobs is None:
                 break
             out = {}
-            for seat, pixels, crop, size, t in jobs:
+            for seat, pixels, crop, size, t, restart in jobs:
                 if seat not in landmarkers:
                     landmarkers[seat] = Landmarker(
                         model, hands_per_seat, min_confidence, crop_pad  # type: ignore[arg-type]
                     )
+                elif restart:
+                    landmarkers[seat].restart()
                 out[seat] = landmarkers[seat].detect(pixels, crop, size, t)
             conn.send(out)
     finally:
@@ -78,8 +80,11 @@ class ParallelSeatTracker(SeatTracker):
         remote = [s for s in seats if self._home[s] == 1]
         jobs = []
         for s in remote:
-            c = self._seats[s].crop
-            jobs.append((s, frame.image[c.y0 : c.y1, c.x0 : c.x1].copy(), c, (w, h), frame.t))
+            seat = self._seats[s]
+            c = seat.crop
+            jobs.append((s, frame.image[c.y0 : c.y1, c.x0 : c.x1].copy(), c, (w, h), frame.t,
+                         seat.restart))
+            seat.restart = False
         if jobs:
             self._conn.send(jobs)
         out = super()._detect(frame, [s for s in seats if self._home[s] == 0])

@@ -94,6 +94,30 @@ def test_a_hand_the_sweep_finds_is_reported_the_next_frame(hunt: np.ndarray) -> 
     assert first == {5: 1, 9: 2}
 
 
+@pytest.mark.parametrize("kind", [SeatTracker, ParallelSeatTracker])
+def test_a_restarted_seat_finds_its_hand_afresh_and_keeps_its_track(
+    hunt: np.ndarray, kind: type[SeatTracker], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``restart(seat)``: that seat's landmarker drops what it tracked and finds the hand with
+    the palm detector on its next run (a misplaced reading otherwise persists), in this process
+    or the worker's; the hand is found in that same frame and keeps its track."""
+    from mafiavision.vision.hands import Landmarker
+
+    restarted: list[int] = []
+    original = Landmarker.restart
+    monkeypatch.setattr(Landmarker, "restart",
+                        lambda self: restarted.append(id(self)) or original(self))
+    with kind(grid_table(12, SIZE)) as tracker:
+        before = _run(tracker, [hunt] * 3)
+        tracker.restart(5)
+        after = _run(tracker, [hunt] * 2, t0=0.1)
+    for seat in (2, 5, 9):
+        assert [o.held for o in after[0][seat]] == [False], seat
+        assert after[0][seat][0].track == before[2][seat][0].track, seat
+    if kind is SeatTracker:
+        assert len(restarted) == 1  # once, on seat 5's next run only
+
+
 @pytest.mark.parametrize(
     ("toward_1", "toward_2", "winner"),
     [

@@ -12,7 +12,7 @@ import pytest
 
 from mafiavision.vision.hands import HandObservation
 from mafiavision.vision.landmark_sequences import Observation, build, scenario
-from mafiavision.vision.pairing import networks, pair
+from mafiavision.vision.pairing import DISAGREE_FRAMES, PairedTracker, disagree, networks, pair
 from mafiavision.vision.shots import ShotDetector, shot_reading
 from tests.vision.gesture_data import mediapipe_world
 
@@ -61,6 +61,70 @@ def test_pair_takes_the_nearest_fresh_reading_of_the_same_hand(
     assert paired.networks == 2
     assert paired.second is (None if want is None else second[want])
     assert paired.world is first.world and paired.track == first.track
+
+
+def _wrist_in_palm(h: HandObservation, by: float = 0.06) -> HandObservation:
+    """``h`` read by a network that drew the wrist up into the palm (``by`` frame units)."""
+    landmarks = h.landmarks.copy()
+    landmarks[0, 0] += by
+    return dataclasses.replace(h, landmarks=landmarks)
+
+
+@pytest.mark.parametrize(
+    ("second", "want"),
+    [
+        ([_wrist_in_palm(hand(0.5, 0.5))], True),  # one hand, the wrists 0.6 of its size apart
+        ([hand(0.52, 0.5)], False),  # paired
+        ([_wrist_in_palm(hand(0.5, 0.5), 0.02)], False),  # paired: wrists 0.2 of a hand apart
+        ([hand(0.75, 0.5)], False),  # another hand beside it
+        ([_wrist_in_palm(hand(0.5, 0.5, held=True))], False),  # not read in this frame
+        ([], False),
+    ],
+)
+def test_disagree_finds_one_hand_the_networks_cannot_pair(
+    second: list[HandObservation], want: bool
+) -> None:
+    assert disagree(pair([hand(0.5, 0.5)], second), second) is want
+
+
+class _Scripted:
+    """A seat tracker reading seat 1's hand as ``readings`` say, frame after frame, and
+    logging the restarts asked of it."""
+
+    def __init__(self, readings: list[list[HandObservation]], name: str, log: list) -> None:
+        self.readings, self.name, self.log, self.frame = readings, name, log, 0
+        self.stats: dict[str, int] = {}
+
+    def update(self, frame: object) -> dict[int, list[HandObservation]]:
+        found = self.readings[min(self.frame, len(self.readings) - 1)]
+        self.frame += 1
+        return {1: found} if found else {}
+
+    def set_active(self, seats: object) -> None: ...
+
+    def restart(self, seat: int) -> None:
+        self.log.append((self.frame, self.name, seat))
+
+    def reset(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def test_two_networks_that_keep_disagreeing_restart_in_turn_lite_first() -> None:
+    """A misplaced reading persists (a landmarker follows its own last landmarks): after
+    ``DISAGREE_FRAMES`` frames in a row without a pair, one network of that seat finds the hand
+    afresh, the lite one first (the weaker), then the full one; a frame that pairs starts the
+    count again."""
+    lite = hand(0.5, 0.5)
+    misplaced, agreeing = _wrist_in_palm(hand(0.5, 0.5)), hand(0.51, 0.5)
+    k = DISAGREE_FRAMES
+    full = [[misplaced]] * (2 * k) + [[agreeing]] + [[misplaced]] * k + [[]] * k
+    log: list = []
+    tracker = PairedTracker(_Scripted([[lite]] * len(full), "lite", log),  # type: ignore[arg-type]
+                            _Scripted(full, "full", log))  # type: ignore[arg-type]
+    for _ in full:
+        tracker.update(None)  # type: ignore[arg-type]
+    assert log == [(k, "lite", 1), (2 * k, "full", 1), (3 * k + 1, "lite", 1)]
 
 
 @pytest.mark.parametrize(
