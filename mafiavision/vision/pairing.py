@@ -45,7 +45,8 @@ TRACKER_MODELS: tuple[str, ...] = get_args(TrackerModel)
 #: first reading's size (the longest side of its image landmarks' box).
 SAME_HAND = 0.5
 #: Frames in a row in which the two networks read one hand (boxes centred within ``SAME_HAND``
-#: of the larger) with wrists too far apart to pair before both find that seat's hands afresh.
+#: of the larger) with wrists too far apart to pair before one of them (in turn, lite first)
+#: finds that seat's hands afresh.
 DISAGREE_FRAMES = 3
 
 
@@ -66,10 +67,10 @@ def networks(model: TrackerModel) -> tuple[HandVariant, HandVariant | None]:
     return model, None
 
 
-def _box(landmarks: np.ndarray) -> tuple[np.ndarray, float]:
+def _box_centre(landmarks: np.ndarray) -> np.ndarray:
+    """The centre of the box around a hand's image landmarks (its size: :func:`box_side`)."""
     xy = landmarks[:, :2]
-    lo, hi = xy.min(axis=0), xy.max(axis=0)
-    return (lo + hi) / 2, float((hi - lo).max())
+    return (xy.min(axis=0) + xy.max(axis=0)) / 2
 
 
 def disagree(first: list[Any], second: list[Reading]) -> bool:
@@ -79,12 +80,12 @@ def disagree(first: list[Any], second: list[Reading]) -> bool:
     for hand in first:
         if hand.held or hand.second is not None:
             continue
-        centre, size = _box(hand.landmarks)
+        centre, size = _box_centre(hand.landmarks), box_side(hand.landmarks)
         for other in second:
             if other.held:
                 continue
-            c2, s2 = _box(other.landmarks)
-            if float(np.linalg.norm(centre - c2)) <= SAME_HAND * max(size, s2):
+            apart = float(np.linalg.norm(centre - _box_centre(other.landmarks)))
+            if apart <= SAME_HAND * max(size, box_side(other.landmarks)):
                 return True
     return False
 
