@@ -398,6 +398,8 @@ class ShotDetector:
         #: time, fold score, joints' rise of the fresh frames over the longest a squeeze may
         #: wait for the fold's check (``FoldConfig.agree``), at least the last second
         self._fold_scores: deque[tuple[float, float, float]] = deque()
+        cfg = self.config
+        self._fold_keep = max(_FOLD_START_SPAN, cfg.max_duration + cfg.max_gap + cfg.smooth)
         self._fold_waiting: list[_FoldPeak] = []
         self._fold_times: deque[float] = deque(maxlen=8)  # peaks of the fold's shots
         self._seen_since: float | None = None  # the first fresh frame since the last restart
@@ -642,7 +644,7 @@ class ShotDetector:
         scores = self._fold_scores
         score = self._fold.score(features)
         scores.append((t, score, rise))
-        while scores[0][0] < t - max(_FOLD_START_SPAN, cfg.max_duration + cfg.max_gap + cfg.smooth):
+        while scores[0][0] < t - self._fold_keep:
             scores.popleft()
         low = fold.release * fold.threshold
         if len(scores) >= 3:
