@@ -35,10 +35,17 @@ per view from pools (each of 0.3..0.6 by 0.05 three times, plus distinct extra d
 views' extras disjoint), delays (-0.15..+0.45 by 0.05, each three times plus distinct extras)
 and durations (0.3..0.5 by 0.05, equally often) from shuffled pools until no -0.15 s delay falls
 with a 0.3 s duration, and the optional distractors: every clip's mandatory ones (the first-number
-moves, a move over each check, the Romanian night zero's three) plus optional ones dealt to
-anchors (a hunt's count weighs 3, a check 1, the orders 1, a raised hand on a call 0.5) so that
-the set's totals are 96 ``move``, 29 ``head_lift`` and 9 ``light``; redealt if a clip cannot
-place its share. Per-script draws (a generator seeded with the script's seed): roles, targets,
+moves, a move over each check, the Romanian night zero's three) plus optional ones, so that
+the set's totals are 96 ``move``, 29 ``head_lift`` and 9 ``light``: each kind's optional ones are
+split over the places where sets 37 and 38 put theirs, in the same proportions (``PLACE_WEIGHTS``:
+through a true squeeze, over a check's counting hands, elsewhere in a hunt's count, during the
+orders, while a hand is raised on a call), each dealt to a random anchor of its place (a hunt's
+squeezes, a hunt's count, a check, the orders, a raised hand) and placed so that it counts as
+that place (a squeeze outranks a check, a check a hunt's count; ``place_of``); redealt if a clip
+cannot place its share. The checker counts
+where the distractors fall (``--places`` prints it for any written set) and checks the moves
+through squeezes: 2 per first-number hunt plus 52/112 of the optional moves, +-3.
+Per-script draws (a generator seeded with the script's seed): roles, targets,
 the odd member and its other number or pause, orders, voice settings, camera, room, holds and
 gaps between phases (timed by resolving the script with the timeline, as the renderer will);
 distractors are placed by a generator seeded ``seed + 500``. Ranges follow set 38's scripts:
@@ -98,8 +105,15 @@ FIRST_RANGE = (3, 5)
 N_DIM, N_NOISY = 5, 3
 MOVE_LEAD = (0.07, 0.18)  # a first-number move begins this long before the guns
 DUR = (3.0, 4.4)  # distractor lengths
-WEIGHTS = {"hunt": 3.0, "check": 1.0, "orders": 1.0, "wake": 0.5}
-CAPS = {"hunt": 8, "check": 6, "orders": 4, "wake": 2, "before": 3}
+# Where sets 37 and 38 put their optional distractors (both sets pooled, counted through the
+# timeline with ``place_of``; ``--places`` prints them): the optional distractors of a kind are
+# split over the places in these proportions, then dealt to the place's anchors at random.
+PLACE_WEIGHTS = {"move": {"squeeze": 52, "check": 24, "count": 22, "orders": 9, "wake": 5},
+                 "head_lift": {"squeeze": 22, "check": 18, "count": 13, "wake": 3},
+                 "light": {"squeeze": 8, "check": 4, "count": 4}}
+CAPS = {"squeeze": 4, "count": 6, "check": 6, "orders": 4, "wake": 2}  # optional ones per anchor
+SQUEEZE_TOLERANCE = 3  # moves through squeezes: 2 per first-number hunt + the optional moves'
+# squeeze share (52/112), +- this (the deal gives the share rounded; sets 37 and 38 are within it)
 RU_BASES = ("ru", "ru-lv")
 EN_BASES = ("en-gb", "en-us", "en-gb-scotland", "en-gb-x-gbclan", "en-gb-x-rp", "en-gb-x-gbcwmd",
             "en-029", "en-us-nyc")
@@ -489,8 +503,34 @@ def overlaps(a0: float, a1: float, b0: float, b1: float, margin: float = 0.0) ->
     return a0 < b1 + margin and b0 < a1 + margin
 
 
+PLACES = ("squeeze", "check", "count", "orders", "wake", "before", "between")
+
+
+def place_of(sp: list[Span], kind: str, s0: float, s1: float) -> str:
+    """Where a distractor falls, as the descriptions say it (the first that applies): through a
+    true squeeze (a squeeze's peak inside its fully raised span - for a head lift or a light,
+    0.4 s inside), over a check's counting hands, elsewhere in a hunt's count (guns up), during
+    the orders, while a hand is raised on a call, before any call, or between the phases."""
+    m = RISE if kind == "move" else 0.4
+    hunts = [s for s in sp if s.kind == "hunt" and overlaps(s0, s1, s.appear, s.down + RISE)]
+    if any(s0 + m <= p <= s1 - m for s in hunts for p in s.peaks):
+        return "squeeze"
+    if any(s.kind == "check" and overlaps(s0, s1, s.up, s.down) for s in sp):
+        return "check"
+    if hunts:
+        return "count"
+    for k in ("orders", "wake"):
+        if any(s.kind == k and overlaps(s0, s1, s.appear, s.down + RISE) for s in sp):
+            return k
+    return "before" if s1 <= sp[0].at else "between"
+
+
 def anchors(c: Clip, sp: list[Span]) -> list[tuple[str, int]]:
-    out = [("hunt" if s.kind == "hunt" else s.kind, i) for i, s in enumerate(sp)]
+    """The optional distractors' anchors: a hunt's squeezes and the rest of its count, each
+    check's counting hands, the orders, each hand raised on a call."""
+    out: list[tuple[str, int]] = []
+    for i, s in enumerate(sp):
+        out += [("squeeze", i), ("count", i)] if s.kind == "hunt" else [(s.kind, i)]
     return out
 
 
@@ -527,8 +567,15 @@ def place(c: Clip, sp: list[Span], items: list[tuple[str, str, int]],
                 end = round(min(start + length, s.at - 0.2), 1)
                 if end - start < DUR[0]:
                     continue
+            elif anchor == "squeeze":
+                m = RISE if kind == "move" else 0.4
+                peak = float(pick(rng, s.peaks, 1)[0])
+                start = round(rng.uniform(max(peak - length + m, 0.2), max(peak - m, 0.2)), 1)
+                end = round(start + length, 1)
+                if any(x.kind == "hunt" and -0.1 <= x.appear - start <= 0.3 for x in sp):
+                    continue  # only the first-number moves rise just before the guns
             else:
-                lo, hi = {"hunt": (s.appear - 1.0, s.down - 1.0),
+                lo, hi = {"count": (s.appear - 1.0, s.down - 1.0),
                           "check": (s.appear - 1.0, s.up + 0.3),
                           "check_hands": (s.appear - 1.0, s.up + 0.3),
                           "orders": (s.appear - 0.5, s.down - 1.5),
@@ -540,6 +587,8 @@ def place(c: Clip, sp: list[Span], items: list[tuple[str, str, int]],
                     continue
                 if any(x.kind == "hunt" and -0.1 <= x.appear - start <= 0.3 for x in sp):
                     continue  # only the first-number moves rise just before the guns
+            if anchor in CAPS and place_of(sp, kind, start, end) != anchor:
+                continue  # an optional distractor falls where it was dealt, nowhere else
             d: dict[str, float | int | str] = {"kind": kind}
             if kind == "light":
                 if any(p["kind"] == "light" and overlaps(start, end, float(p["start"]),
@@ -562,31 +611,51 @@ def place(c: Clip, sp: list[Span], items: list[tuple[str, str, int]],
     return sorted(placed, key=lambda p: (float(p["start"]), str(p["kind"]), p.get("seat", 0)))
 
 
+def shares(n: int, weights: dict[str, int]) -> dict[str, int]:
+    """``n`` split in proportion to ``weights`` (largest remainders; ties to the heavier, then the
+    earlier place)."""
+    total = sum(weights.values())
+    out = {a: n * w // total for a, w in weights.items()}
+    order = sorted(weights, key=lambda a: (-(n * weights[a] % total), -weights[a],
+                                           list(weights).index(a)))
+    for a in order[: n - sum(out.values())]:
+        out[a] += 1
+    return out
+
+
 def deal_distractors(rng: np.random.Generator, clips: list[Clip]) -> int:
-    """Mandatory plus optional distractors, totals as designed; returns the number of deals."""
+    """Mandatory plus optional distractors, totals as designed; returns the number of deals.
+    The optional ones of each kind are split over the places in sets 37-38's proportions
+    (``PLACE_WEIGHTS``), each then dealt to a random anchor of its place with room left."""
     sps = {c.index: spans(*resolve(script_dict(c, c.phases))) for c in clips}
     must = {c.index: mandatory(c, sps[c.index]) for c in clips}
     counts = Counter(k for m in must.values() for k, _, _ in m)
-    optional = [k for k, n in TOTALS.items() for _ in range(n - counts[k])]
+    optional = [(k, a) for k, n in TOTALS.items()
+                for a, q in shares(n - counts[k], PLACE_WEIGHTS[k]).items() for _ in range(q)]
     slots = [(c.index, a, i) for c in clips for a, i in anchors(c, sps[c.index])]
-    weights = np.array([WEIGHTS[a] for _, a, _ in slots])
     for deals in range(1, 1000):
         got: dict[int, list[tuple[str, str, int]]] = {c.index: list(must[c.index])
                                                       for c in clips}
         load: Counter = Counter()
         lights: Counter = Counter()
-        for kind in pick(rng, optional):
-            while True:
-                j = int(rng.choice(len(slots), p=weights / weights.sum()))
-                ci, a, i = slots[j]
-                if load[j] < CAPS[a] and not (kind == "light" and lights[j]):
-                    break
+        full = False
+        for kind, a in pick(rng, optional):
+            free = [j for j, slot in enumerate(slots) if slot[1] == a and load[j] < CAPS[a]
+                    and not (kind == "light" and lights[j])]
+            if not free:
+                full = True
+                break
+            j = int(pick(rng, free, 1)[0])
+            ci, _, i = slots[j]
             load[j] += 1
             lights[j] += kind == "light"
             got[ci].append((kind, a, i))
+        if full:
+            continue
         done = {}
         for c in clips:
-            items = sorted(got[c.index], key=lambda x: (x[2], x[1] not in MANDATORY, x[1], x[0]))
+            items = sorted(got[c.index], key=lambda x: (x[2], x[1] not in MANDATORY,
+                                                         x[1] != "squeeze", x[1], x[0]))
             res = place(c, sps[c.index], items, np.random.default_rng(c.seed + 500))
             if res is None:
                 break
@@ -994,6 +1063,25 @@ def check_checks(sets: list[Loaded], errors: list[str]) -> dict[str, object]:
     return {"check_values": values, "answers": answers}
 
 
+def places(sets: list[Loaded]) -> dict[str, dict[str, Counter]]:
+    """Per kind, where all distractors fall and where the optional ones do (the mandatory ones
+    taken away: the first-number moves through squeezes, one move per check over its counting
+    hands, and the Romanian night zero's three before any call)."""
+    every: dict[str, Counter] = {k: Counter() for k in TOTALS}
+    for x in sets:
+        for d in x.script.distractors:
+            every[d.kind][place_of(x.sp, d.kind, d.start, d.end)] += 1
+    optional = {k: Counter(v) for k, v in every.items()}
+    n_first = sum(s.first for x in sets for s in x.sp if s.kind == "hunt")
+    n_checks = sum(s.kind == "check" for x in sets for s in x.sp)
+    optional["move"]["squeeze"] -= 2 * n_first
+    optional["move"]["check"] -= n_checks
+    if any(x.script.rules == "romanian" and x.script.night == 0 for x in sets):
+        for k in TOTALS:
+            optional[k]["before"] -= 1
+    return {"all": every, "optional": optional}
+
+
 def check_distractors(sets: list[Loaded], errors: list[str]) -> Counter:
     kinds = Counter(d.kind for x in sets for d in x.script.distractors)
     expect(errors, kinds == Counter(TOTALS), f"distractors {dict(kinds)}")
@@ -1012,6 +1100,22 @@ def check_distractors(sets: list[Loaded], errors: list[str]) -> Counter:
     return kinds
 
 
+def check_squeezes(sets: list[Loaded], n_first: int, errors: list[str]) -> dict[str, object]:
+    """Moves through true squeezes: 2 per first-number hunt plus the optional moves' squeeze
+    share of sets 37-38, within ``SQUEEZE_TOLERANCE``."""
+    got = places(sets)
+    n_optional = sum(got["optional"]["move"].values())
+    w = PLACE_WEIGHTS["move"]
+    expected = 2 * n_first + n_optional * w["squeeze"] / sum(w.values())
+    through = got["all"]["move"]["squeeze"]
+    expect(errors, abs(through - expected) <= SQUEEZE_TOLERANCE,
+           f"{through} moves through squeezes, not {expected:.1f} +- {SQUEEZE_TOLERANCE}")
+    return {"moves through squeezes": f"{through} (expected {expected:.1f} +- "
+                                      f"{SQUEEZE_TOLERANCE})",
+            **{f"{w} {k}": {p: v[p] for p in PLACES if v[p]} for w, kv in got.items()
+               for k, v in kv.items()}}
+
+
 def check(folder: Path, seed: int | None, avoid: set[str], orders_twice: str,
           set_no: int | None) -> tuple[list[str], str]:
     """Check a written set against the design; returns (failures, a summary)."""
@@ -1022,6 +1126,7 @@ def check(folder: Path, seed: int | None, avoid: set[str], orders_twice: str,
     n_first = check_first(sets, errors)
     tally |= check_checks(sets, errors)
     kinds = check_distractors(sets, errors)
+    tally |= check_squeezes(sets, n_first, errors)
     lines = [f"{len(sets)} scripts, {sum(x.tl.duration for x in sets):.1f} s; "
              f"first-number hunts {n_first}; distractors {dict(kinds)}"]
     for k, v in tally.items():
@@ -1099,9 +1204,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--orders-twice", choices=("kharkiv", "ukrainian"), default="ukrainian")
     ap.add_argument("--check", type=Path, help="only check this written set")
     ap.add_argument("--table", type=Path, help="print the README table rows of a written set")
+    ap.add_argument("--places", type=Path, nargs="+",
+                    help="print where written sets' distractors fall (all and optional ones)")
     args = ap.parse_args(argv)
     if args.table:
         print(table(args.table))
+        return 0
+    if args.places:
+        for folder in args.places:
+            for w, kv in places(load_set(folder)[0]).items():
+                for k, v in kv.items():
+                    print(f"{folder.name} {w} {k}: {sum(v.values())} "
+                          f"{ {p: v[p] for p in PLACES if v[p]} }")
         return 0
     avoid = voices_in(args.avoid_voices_from)
     if args.check is None:

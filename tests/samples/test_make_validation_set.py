@@ -51,3 +51,18 @@ def test_the_checker_catches_an_avoided_voice_and_swapped_orders(
     errors, _ = gen.check(tmp_path, 7000, AVOID, "ukrainian", 7)
     assert any("avoided voices" in e for e in errors)
     assert any("orders" in e for e in errors)
+
+
+def test_the_checker_counts_moves_through_squeezes(written: tuple[Path, dict[str, str]]) -> None:
+    sets, _ = gen.load_set(written[0])
+    n_first = sum(s.first for x in sets for s in x.sp if s.kind == "hunt")
+    n_optional = gen.TOTALS["move"] - 2 * n_first - gen.N_CHECKS - 1
+    want = 2 * n_first + gen.shares(n_optional, gen.PLACE_WEIGHTS["move"])["squeeze"]
+    errors: list[str] = []
+    tally = gen.check_squeezes(sets, n_first, errors)
+    assert errors == [] and str(tally["moves through squeezes"]).startswith(f"{want} ")
+    for x in sets:  # take the squeezes away: no move passes over one
+        for s in x.sp:
+            s.peaks = []
+    gen.check_squeezes(sets, n_first, errors)
+    assert any("0 moves through squeezes" in e for e in errors)
