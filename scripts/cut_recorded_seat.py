@@ -4,7 +4,9 @@ Reads a cache written by ``scripts/eval_sample_gestures.py --cache DIR`` (``<cli
 real landmarks and, recorded with the look, the tracker's finger patches) and stores the seat's
 hands between two times as cut ``K`` of ``--out`` (keys ``K_times``, ``K_t``, ``K_world``,
 ``K_landmarks``, ``K_held``, ``K_track``, ``K_score``, ``K_patch`` rounded to 8 bits, ``K_fresh``,
-``K_peaks``), the layout ``tests/vision/test_shots.py`` replays; the other cuts are kept.
+``K_peaks``; a cache of two networks (``--model lite+full``) adds ``K_second``, whether the second
+network read the hand fresh, and its ``K_second_world`` and ``K_second_landmarks``), the layout
+``tests/vision/test_shots.py`` replays; the other cuts are kept.
 
     python scripts/cut_recorded_seat.py CACHE.npz --seat 9 --start 3.0 --end 15.2 \
         --peaks 9.7086 --cut 2 --out tests/vision/data/recorded_look_seats.npz
@@ -38,6 +40,15 @@ def cut(data: dict[str, np.ndarray], seat: int, start: float, end: float,
         ),
         "fresh": fresh,
         "peaks": np.asarray(peaks, np.float64),
+        **(
+            {
+                "second": data["second"][rows],
+                "second_world": data["second_world"][rows].astype(np.float32),
+                "second_landmarks": data["second_landmarks"][rows].astype(np.float32),
+            }
+            if "second" in data
+            else {}
+        ),
     }
 
 

@@ -131,6 +131,9 @@ from mafiavision.vision.fold import (
 )
 from mafiavision.vision.stats import mean, median
 
+#: One network's reading of a hand: world landmarks and image landmarks (None: none).
+Reading = tuple[np.ndarray, np.ndarray | None]
+
 
 class HasWorld(Protocol):
     """What the detector reads from an observation (``HandObservation`` has all of these).
@@ -164,6 +167,8 @@ class _Mean:
     #: each network's own index+middle curl (degrees), first network first
     networks_curl: np.ndarray | None = None
     patch: np.ndarray | None = None  # the first network's finger patch
+    #: each network's own world and image landmarks, first network first
+    readings: tuple[Reading, ...] = ()
 
 
 def shot_reading(obs: HasWorld | None) -> HasWorld | None:
@@ -183,7 +188,43 @@ def shot_reading(obs: HasWorld | None) -> HasWorld | None:
     )
     both = np.array([curl(obs.world)[1:3].sum(), curl(other.world)[1:3].sum()])
     return _Mean(obs.seat, (obs.world + other.world) / 2, landmarks, False, obs.track, both,
-                 getattr(obs, "patch", None))
+                 getattr(obs, "patch", None),
+                 ((obs.world, obs.landmarks), (other.world, other.landmarks)))
+
+
+def readings(obs: HasWorld) -> tuple[Reading, ...]:
+    """Each network's own world and image landmarks of a hand the detector reads (one
+    network: its landmarks)."""
+    return getattr(obs, "readings", None) or ((obs.world, obs.landmarks),)
+
+
+def hand_probabilities(hands: Sequence[tuple[Reading, ...]]) -> np.ndarray:
+    """p(extended) per finger (thumb not read: NaN) of each hand, shape (hands, 5), its networks'
+    own probabilities combined (:func:`combine_networks`). Not the probabilities of their mean
+    landmarks: two networks that place a finger differently average to a skeleton neither read
+    (seen from the back, a gun's pinky that lite read half bent and full folded averaged to an
+    extended one, p 0.97, and the gun check took the hand for an open one;
+    v38_ukrainian_still_ru seat 2)."""
+    flat = [r for hand in hands for r in hand]
+    images = [lm for _, lm in flat]
+    p = finger_probabilities(
+        np.stack([w for w, _ in flat]),
+        None if any(lm is None for lm in images) else np.stack(images),  # type: ignore[arg-type]
+        thumb=False,
+    )
+    ends = np.cumsum([len(hand) for hand in hands])
+    return np.stack(
+        [combine_networks(p[end - len(hand):end]) for hand, end in zip(hands, ends, strict=True)]
+    )
+
+
+def combine_networks(p: np.ndarray) -> np.ndarray:
+    """One hand's p(extended) per finger from its networks' own, ``p`` (networks, 5): thumb,
+    index and middle as the surer network reads them, ring and pinky as the less sure. A
+    network misreads a finger one way (hidden behind the hand, it reads it bent or straight
+    where the other sees it), so the gun's fingers count as extended if either network reads
+    them so, and an open hand's ring and pinky only if both do."""
+    return np.concatenate([p[:, :3].max(axis=0), p[:, 3:].min(axis=0)])
 
 
 @dataclass(frozen=True)
@@ -305,7 +346,9 @@ _CLOCK_EPS = 1e-6
 #: One frame of a hand's baseline: time, smoothed index and middle curls, world and image
 #: landmarks (None: none), the hand's extent across the camera (:func:`_extent`), and the
 #: index+middle curl sum (the fold's rise is measured from its median).
-_BaselineFrame = tuple[float, np.ndarray, np.ndarray, np.ndarray | None, float, float]
+_BaselineFrame = tuple[
+    float, np.ndarray, np.ndarray, np.ndarray | None, float, float, tuple[Reading, ...]
+]
 
 
 @dataclass
@@ -483,11 +526,8 @@ class ShotDetector:
         since = [q for q in self._quiet if self._ended is None or q[0] >= self._ended]
         if not since:
             return False
-        worlds = np.stack([q[2] for q in since])
-        images = [q[3] for q in since]
-        landmarks = None if any(lm is None for lm in images) else np.stack(images)
-        p = finger_probabilities(worlds, landmarks, thumb=False)
-        floor = 0.5 if landmarks is None else cfg.open_floor
+        p = hand_probabilities([q[6] for q in since])  # each network's own fingers
+        floor = 0.5 if any(lm is None for q in since for _, lm in q[6]) else cfg.open_floor
         recent = since[-1][0] - cfg.gun_window
         last = np.median(p[[k for k, q in enumerate(since) if q[0] >= recent]], axis=0)
         whole = np.median(p, axis=0)
@@ -533,7 +573,7 @@ class ShotDetector:
             self._raw.popleft()
         value = mean([v for _, v in self._raw])
         now = self._extent_now = _extent(obs.world)
-        quiet = (t, value, obs.world, image, now, float(value[0] + value[1]))
+        quiet = (t, value, obs.world, image, now, float(value[0] + value[1]), readings(obs))
         squeeze = self._squeeze
         if squeeze is None:
             while self._quiet and self._quiet[0][0] < t - cfg.baseline_window:

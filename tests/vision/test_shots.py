@@ -33,6 +33,7 @@ from mafiavision.vision.shots import (
     ShotDetector,
     ShotEvent,
     _Squeeze,
+    combine_networks,
     continuing_hand,
     shows_gun,
     step_noise,
@@ -635,6 +636,8 @@ class _Recorded:
     track: int
     score: float
     patch: np.ndarray | None = None
+    networks: int = 1
+    second: _Recorded | None = None
 
 
 def replay_cut(
@@ -650,7 +653,8 @@ def replay_cut(
 def replay_cut_timed(
     cut: int, config: ShotConfig, path: Path = RECORDED, lost: float | None = None
 ) -> tuple[list[ShotEvent], np.ndarray, list[float]]:
-    """:func:`replay_cut`, with the time of the frame that reported each event."""
+    """:func:`replay_cut`, with the time of the frame that reported each event. A cut of two
+    networks (``second``) feeds each hand with the second network's reading, as the pair does."""
     with np.load(path) as f:
         data = {k.split("_", 1)[1]: f[k] for k in f.files if k.startswith(f"{cut}_")}
     detector = ShotDetector(1, config)
@@ -662,12 +666,23 @@ def replay_cut_timed(
                            data["landmarks"][i].astype(np.float64), bool(data["held"][i]),
                            int(data["track"][i]), float(data["score"][i]),
                            data["patch"][i].astype(np.float32)
-                           if "patch" in data and data["fresh"][i] else None)
+                           if "patch" in data and data["fresh"][i] else None,
+                           *_second(data, i))
                  for i in rows]
         done = detector.update(continuing_hand(hands, detector.track), float(t))
         reported += [float(t)] * len(done)
         events += done
     return events, data["peaks"], reported
+
+
+def _second(data: dict[str, np.ndarray], i: int) -> tuple[int, _Recorded | None]:
+    """Row ``i``'s networks and second network's fresh reading (a cut of one network: 1, None)."""
+    if "second" not in data:
+        return 1, None
+    second = _Recorded(1, data["second_world"][i].astype(np.float64),
+                       data["second_landmarks"][i].astype(np.float64), False,
+                       int(data["track"][i]), float(data["score"][i]))
+    return 2, second if data["second"][i] else None
 
 
 def score(events: list[ShotEvent], peaks, tolerance: float = 0.3
@@ -737,6 +752,9 @@ LOOK_CUTS = {
     4: "validation set 33's v33_triad_first_hits_dim_en (read with lite+full, the first network's"
        " landmarks here), seat 2, 19.5–27.5 s: a back-of-hand gun held up, squeezed once at"
        " 24.45 s",
+    5: "validation set 38's v38_ukrainian_still_ru (1152×648, 25 fps; both networks' landmarks,"
+       " lite+full), seat 2, 2.5–12.0 s: a back-of-hand gun raised at 3.1 s, squeezed once at"
+       " 8.01 s (0.3 s), then held up",
 }
 
 
@@ -801,6 +819,47 @@ def test_the_settle_time_covers_the_folds_wait_for_its_release(
     folds = [at - e.t for e, at in zip(events, reported, strict=True) if e.source == "fold"]
     assert all(0 < wait <= config.settle for wait in folds)
     assert len(folds) == (1 if config.finger_fold is not None and config.look is not None else 0)
+
+
+@pytest.mark.parametrize(
+    ("config", "found"), [(ShotConfig(), 1), (ShotConfig(finger_fold=None, look=None), 0)]
+)
+def test_a_gun_one_network_reads_open_and_the_other_not_shows_the_gun(
+    config: ShotConfig, found: int
+) -> None:
+    """Regression on LOOK_CUTS[5], read by two networks: before the squeeze lite reads the
+    gun's pinky half bent (p 0.5–0.7) and full folded (0.17), but the mean of their landmarks
+    reads it extended (0.97), an open hand. The gun check reads each network's own fingers
+    (``hand_probabilities``): index and middle extended as either network reads them, ring and
+    pinky open only if both read them so. Before session 36 it refused the fold's peak
+    (score 40, four times the threshold) and the shot was lost. The joints alone find nothing
+    (index and middle read extended through the squeeze by full), and the gun held up after it
+    is no shot."""
+    events, peaks = replay_cut(5, config, LOOKED)
+    hits, extra = score(events, peaks)
+    assert (len(hits), extra) == (found, []), (LOOK_CUTS[5], events)
+
+
+@pytest.mark.parametrize(
+    ("hands", "p"),
+    [
+        # one network: its own probabilities
+        (((0.99, 0.98, 0.02, 0.03),), (0.99, 0.98, 0.02, 0.03)),
+        # two: index and middle as the surer network, ring and pinky as the less sure
+        (((0.99, 0.98, 0.97, 0.70), (0.94, 0.97, 0.96, 0.17)), (0.99, 0.98, 0.96, 0.17)),
+        (((0.98, 0.01, 0.01, 0.01), (0.99, 0.99, 0.00, 0.00)), (0.99, 0.99, 0.00, 0.00)),
+        (((0.99, 0.99, 0.97, 0.96), (0.99, 0.99, 0.96, 0.95)), (0.99, 0.99, 0.96, 0.95)),
+    ],
+)
+def test_a_hand_of_two_networks_is_read_finger_by_finger(
+    hands: tuple[tuple[float, ...], ...], p: tuple[float, ...]
+) -> None:
+    """:func:`combine_networks` (the gun check's reading of a hand): a finger a network misreads
+    is misread one way, so the gun's fingers count as either network reads them extended and an
+    open hand's as both do."""
+    got = combine_networks(np.array([[np.nan, *h] for h in hands]))
+    assert got[1:] == pytest.approx(p)
+    assert np.isnan(got[0])
 
 
 @pytest.mark.parametrize(
