@@ -307,6 +307,13 @@ class ShotConfig:
     coherent_depth: float = 1.3
     #: A squeeze held past ``max_duration`` re-baselines on its last this many seconds.
     held: float = 0.6
+    #: Where two networks read the hand, each one's own index+middle curl must rise during a
+    #: squeeze, by at least this share of the other's rise: a squeeze bends both readings, while
+    #: one network flickering on a still gun (full reading a dim palm gun's fingers folded for
+    #: a frame or two, 150-250 deg, lite moving 5 deg) bent the mean into two false shots
+    #: (validation set 39, v39_triad_between_hit_dim_en seat 10). Chosen on the seen sets 38-39
+    #: (docs/accuracy.md, "Session 36").
+    rose_share: float = 0.3
     #: The fingers' look (:mod:`mafiavision.vision.appearance`), read where observations carry
     #: a finger ``patch``; None: joint angles only.
     look: LookConfig | None = field(default_factory=LookConfig)
@@ -831,8 +838,9 @@ class ShotDetector:
     def _both_rose(self, squeeze: _Squeeze, end: float) -> bool:
         """Whether, where two networks read the hand, each network's own index+middle curl
         (mean over ``smooth``) rose above its median over the ``baseline_window`` before the
-        squeeze: a squeeze bends both networks' readings, a misread of one network bends its
-        curls alone (and the mean of the two with them). True without two networks' readings."""
+        squeeze, by at least ``rose_share`` of the other's rise: a squeeze bends both networks'
+        readings, a misread of one network bends its curls alone (and the mean of the two with
+        them). True without two networks' readings."""
         cfg = self.config
         before = [v for t, v in self._networks
                   if squeeze.start - cfg.baseline_window <= t < squeeze.start]
@@ -842,7 +850,8 @@ class ShotDetector:
         baseline = np.median(before, axis=0)
         highest = np.max([np.mean([v for u, v in during if t - cfg.smooth < u <= t], axis=0)
                           for t, _ in during], axis=0)
-        return bool(np.all(highest > baseline))
+        rise = highest - baseline
+        return bool(np.all(rise > 0) and rise.min() >= self.config.rose_share * rise.max())
 
 
 @dataclass

@@ -755,6 +755,9 @@ LOOK_CUTS = {
     5: "validation set 38's v38_ukrainian_still_ru (1152×648, 25 fps; both networks' landmarks,"
        " lite+full), seat 2, 2.5–12.0 s: a back-of-hand gun raised at 3.1 s, squeezed once at"
        " 8.01 s (0.3 s), then held up",
+    6: "validation set 39's v39_triad_between_hit_dim_en (736×414, 20 fps, a dim noisy room; both"
+       " networks' landmarks), seat 10, 5.0–11.5 s: a palm-side gun held up, squeezed once at"
+       " 9.90 s; the full network reads its fingers folded for a frame or two at a time before",
 }
 
 
@@ -838,6 +841,20 @@ def test_a_gun_one_network_reads_open_and_the_other_not_shows_the_gun(
     events, peaks = replay_cut(5, config, LOOKED)
     hits, extra = score(events, peaks)
     assert (len(hits), extra) == (found, []), (LOOK_CUTS[5], events)
+
+
+@pytest.mark.parametrize(
+    ("rose_share", "false"), [(0.0, 2), (0.1, 1), (ShotConfig().rose_share, 0)]
+)
+def test_one_network_flickering_on_a_still_gun_is_no_squeeze(rose_share: float, false: int) -> None:
+    """Regression on LOOK_CUTS[6], read by two networks: at 8.55 and 9.20 s the full network
+    reads the held gun's index and middle folded for two frames (curls 150–250°) while lite's
+    move about 5°; the mean of the two rose 82–101°, two squeezes of the joints. Each network's
+    own rise must be at least ``rose_share`` of the other's (before session 36: any rise at
+    all, and lite's jitter gave it). The true squeeze at 9.90 s is found by neither reading."""
+    events, peaks = replay_cut(6, replace(ShotConfig(), rose_share=rose_share), LOOKED)
+    hits, extra = score(events, peaks)
+    assert (len(hits), len(extra)) == (0, false), (LOOK_CUTS[6], events)
 
 
 @pytest.mark.parametrize(
