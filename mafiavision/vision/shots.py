@@ -21,7 +21,8 @@ right after), with its noise history and the fingers' look carrying on.
 
 A squeeze starts when the hand showed the gun over the baseline (the finger models of
 :mod:`fingers`, median over the window: index and middle extended, and not ring and pinky both
-extended — an open hand or four fingers folding two is not the gun's squeeze) and the summed
+extended — an open hand or four fingers folding two is not the gun's squeeze; two networks'
+readings are read each on its own, :func:`hand_probabilities`) and the summed
 rise of index + middle above their baselines reaches
 ``on = max(min_depth, noise_k × noise)`` — or only ``min_depth`` while the hand is seen folded
 in that frame (see below: a noisy hand's curls can rise less than its noise threshold while the
@@ -61,8 +62,9 @@ a :class:`ShotEvent` only if
   landmarks jitter and drift over the threshold while its fingers keep reading extended (every
   false shot on the unseen validation clips of session 4 was one);
 * where two networks read the hand (:func:`shot_reading`), each network's own index+middle curl
-  rose above its median before the squeeze: a misread of one network bends its curls alone
-  (and the mean the detector reads with them), a squeeze bends both;
+  rose above its median before the squeeze, by at least ``rose_share`` of the other's rise: a
+  misread of one network bends its curls alone (and the mean the detector reads with them), a
+  squeeze bends both;
 * the hand was seen throughout, and stays in view for ``max_gap`` after the release: a gap
   longer than ``max_gap`` aborts it and restarts the baseline (a hand leaving view; a hand that
   is lowered out of view right after a "squeeze" was leaving, its landmarks shifting as it
@@ -515,7 +517,8 @@ class ShotDetector:
         the last squeeze ended (or the whole baseline): index and middle extended (median p over
         the last ``gun_window`` seconds of those frames), and not an open hand (ring and pinky
         both at least ``open_floor`` sure with image landmarks, both > 0.5 from world landmarks
-        alone, in the median over all of them and over the last ``gun_window``).
+        alone, in the median over all of them and over the last ``gun_window``); where two
+        networks read the hand, per frame as :func:`hand_probabilities` combines them.
 
         A squeeze of a hand not showing index and middle is not the gun's; neither is an open
         hand's (a distractor waving, a hand closing to a fist: its first frames fold ring and
