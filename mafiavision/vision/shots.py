@@ -352,12 +352,11 @@ _FOLD_START_SPAN = 1.0
 _CLOCK_EPS = 1e-6
 
 
-#: One frame of a hand's baseline: time, smoothed index and middle curls, world and image
-#: landmarks (None: none), the hand's extent across the camera (:func:`_extent`), and the
-#: index+middle curl sum (the fold's rise is measured from its median).
-_BaselineFrame = tuple[
-    float, np.ndarray, np.ndarray, np.ndarray | None, float, float, tuple[Reading, ...]
-]
+#: One frame of a hand's baseline: time, smoothed index and middle curls, image landmarks
+#: (None: none), the hand's extent across the camera (:func:`_extent`), the index+middle curl
+#: sum (the fold's rise is measured from its median), and each network's own reading
+#: (:func:`readings`; the gun check reads them).
+_BaselineFrame = tuple[float, np.ndarray, np.ndarray | None, float, float, tuple[Reading, ...]]
 
 
 @dataclass
@@ -499,15 +498,15 @@ class ShotDetector:
 
     def _quiet_extent(self) -> float:
         """The hand's baseline extent across the camera: the median over the quiet frames."""
-        return float(median([q[4] for q in self._quiet]))
+        return float(median([q[3] for q in self._quiet]))
 
     def _quiet_curl(self) -> float:
         """The median of the smoothed index+middle curl over the quiet frames (degrees)."""
-        return float(median([q[5] for q in self._quiet]))
+        return float(median([q[4] for q in self._quiet]))
 
     def _quiet_box(self) -> float | None:
         """The baseline extent of the image landmarks' box (None: no image landmarks)."""
-        images = [q[3] for q in self._quiet]
+        images = [q[2] for q in self._quiet]
         if any(lm is None for lm in images):
             return None
         return float(median([box_side(lm) for lm in images]))
@@ -536,8 +535,8 @@ class ShotDetector:
         since = [q for q in self._quiet if self._ended is None or q[0] >= self._ended]
         if not since:
             return False
-        p = hand_probabilities([q[6] for q in since])  # each network's own fingers
-        floor = 0.5 if any(lm is None for q in since for _, lm in q[6]) else cfg.open_floor
+        p = hand_probabilities([q[5] for q in since])  # each network's own fingers
+        floor = 0.5 if any(lm is None for q in since for _, lm in q[5]) else cfg.open_floor
         recent = since[-1][0] - cfg.gun_window
         last = np.median(p[[k for k, q in enumerate(since) if q[0] >= recent]], axis=0)
         whole = np.median(p, axis=0)
@@ -583,7 +582,7 @@ class ShotDetector:
             self._raw.popleft()
         value = mean([v for _, v in self._raw])
         now = self._extent_now = _extent(obs.world)
-        quiet = (t, value, obs.world, image, now, float(value[0] + value[1]), readings(obs))
+        quiet = (t, value, image, now, float(value[0] + value[1]), readings(obs))
         squeeze = self._squeeze
         if squeeze is None:
             while self._quiet and self._quiet[0][0] < t - cfg.baseline_window:
