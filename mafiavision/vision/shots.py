@@ -134,7 +134,7 @@ from mafiavision.vision.fold import (
 from mafiavision.vision.stats import mean, median
 
 #: One network's reading of a hand: world landmarks and image landmarks (None: none).
-Reading = tuple[np.ndarray, np.ndarray | None]
+NetworkReading = tuple[np.ndarray, np.ndarray | None]
 
 
 class HasWorld(Protocol):
@@ -170,7 +170,7 @@ class _Mean:
     networks_curl: np.ndarray | None = None
     patch: np.ndarray | None = None  # the first network's finger patch
     #: each network's own world and image landmarks, first network first
-    readings: tuple[Reading, ...] = ()
+    readings: tuple[NetworkReading, ...] = ()
 
 
 def shot_reading(obs: HasWorld | None) -> HasWorld | None:
@@ -194,13 +194,13 @@ def shot_reading(obs: HasWorld | None) -> HasWorld | None:
                  ((obs.world, obs.landmarks), (other.world, other.landmarks)))
 
 
-def readings(obs: HasWorld) -> tuple[Reading, ...]:
+def readings(obs: HasWorld) -> tuple[NetworkReading, ...]:
     """Each network's own world and image landmarks of a hand the detector reads (one
     network: its landmarks)."""
     return getattr(obs, "readings", None) or ((obs.world, obs.landmarks),)
 
 
-def hand_probabilities(hands: Sequence[tuple[Reading, ...]]) -> np.ndarray:
+def hand_probabilities(hands: Sequence[tuple[NetworkReading, ...]]) -> np.ndarray:
     """p(extended) per finger (thumb not read: NaN) of each hand, shape (hands, 5), its networks'
     own probabilities combined (:func:`combine_networks`). Not the probabilities of their mean
     landmarks: two networks that place a finger differently average to a skeleton neither read
@@ -356,7 +356,9 @@ _CLOCK_EPS = 1e-6
 #: (None: none), the hand's extent across the camera (:func:`_extent`), the index+middle curl
 #: sum (the fold's rise is measured from its median), and each network's own reading
 #: (:func:`readings`; the gun check reads them).
-_BaselineFrame = tuple[float, np.ndarray, np.ndarray | None, float, float, tuple[Reading, ...]]
+_BaselineFrame = tuple[
+    float, np.ndarray, np.ndarray | None, float, float, tuple[NetworkReading, ...]
+]
 
 
 @dataclass
@@ -853,7 +855,7 @@ class ShotDetector:
         highest = np.max([np.mean([v for u, v in during if t - cfg.smooth < u <= t], axis=0)
                           for t, _ in during], axis=0)
         rise = highest - baseline
-        return bool(np.all(rise > 0) and rise.min() >= self.config.rose_share * rise.max())
+        return bool(np.all(rise > 0) and rise.min() >= cfg.rose_share * rise.max())
 
 
 @dataclass
