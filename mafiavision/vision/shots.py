@@ -202,18 +202,21 @@ def readings(obs: HasWorld) -> tuple[NetworkReading, ...]:
 
 def hand_probabilities(hands: Sequence[tuple[NetworkReading, ...]]) -> np.ndarray:
     """p(extended) per finger (thumb not read: NaN) of each hand, shape (hands, 5), its networks'
-    own probabilities combined (:func:`combine_networks`). Not the probabilities of their mean
-    landmarks: two networks that place a finger differently average to a skeleton neither read
-    (seen from the back, a gun's pinky that lite read half bent and full folded averaged to an
-    extended one, p 0.97, and the gun check took the hand for an open one;
-    v38_ukrainian_still_ru seat 2)."""
+    own probabilities combined (:func:`combine_networks`); a reading without image landmarks is
+    read from its world landmarks alone, so a hand's p does not depend on the others'. Not the
+    probabilities of their mean landmarks: two networks that place a finger differently average
+    to a skeleton neither read (seen from the back, a gun's pinky that lite read half bent and
+    full folded averaged to an extended one, p 0.97, and the gun check took the hand for an open
+    one; v38_ukrainian_still_ru seat 2)."""
     flat = [r for hand in hands for r in hand]
-    images = [lm for _, lm in flat]
-    p = finger_probabilities(
-        np.stack([w for w, _ in flat]),
-        None if any(lm is None for lm in images) else np.stack(images),  # type: ignore[arg-type]
-        thumb=False,
-    )
+    p = np.empty((len(flat), 5))
+    seen = [k for k, (_, lm) in enumerate(flat) if lm is not None]
+    unseen = [k for k, (_, lm) in enumerate(flat) if lm is None]
+    if seen:
+        p[seen] = finger_probabilities(np.stack([flat[k][0] for k in seen]),
+                                       np.stack([flat[k][1] for k in seen]), thumb=False)
+    if unseen:
+        p[unseen] = finger_probabilities(np.stack([flat[k][0] for k in unseen]), thumb=False)
     ends = np.cumsum([len(hand) for hand in hands])
     return np.stack(
         [combine_networks(p[end - len(hand):end]) for hand, end in zip(hands, ends, strict=True)]
@@ -352,13 +355,19 @@ _FOLD_START_SPAN = 1.0
 _CLOCK_EPS = 1e-6
 
 
-#: One frame of a hand's baseline: time, smoothed index and middle curls, image landmarks
-#: (None: none), the hand's extent across the camera (:func:`_extent`), the index+middle curl
-#: sum (the fold's rise is measured from its median), and each network's own reading
-#: (:func:`readings`; the gun check reads them).
-_BaselineFrame = tuple[
-    float, np.ndarray, np.ndarray | None, float, float, tuple[NetworkReading, ...]
-]
+@dataclass(slots=True)
+class _BaselineFrame:
+    """One frame of a hand's baseline."""
+
+    t: float
+    value: np.ndarray  # smoothed index and middle curls
+    image: np.ndarray | None  # image landmarks (None: none)
+    extent: float  # the hand's extent across the camera (:func:`_extent`)
+    curl: float  # the index+middle curl sum (the fold's rise is measured from its median)
+    readings: tuple[NetworkReading, ...]  # each network's own (:func:`readings`)
+    #: p(extended) per finger as :func:`hand_probabilities` combines the readings, computed the
+    #: first time the gun check reads the frame (None: not yet)
+    p: np.ndarray | None = None
 
 
 @dataclass
@@ -482,13 +491,13 @@ class ShotDetector:
         history and the fingers' look (its own signal and baseline) carry on; only a hand
         leaving view restarts them."""
         self._squeeze = None
-        self._quiet = deque(q for q in squeeze.frames if q[0] >= t - self.config.held)
-        self._ended = self._quiet[0][0]
+        self._quiet = deque(q for q in squeeze.frames if q.t >= t - self.config.held)
+        self._ended = self._quiet[0].t
 
     def _baseline(self) -> tuple[np.ndarray, float, float]:
         """Baseline per finger, the index+middle threshold and the per-finger minimum rise."""
         cfg = self.config
-        history = np.array([q[1] for q in self._quiet])
+        history = np.array([q.value for q in self._quiet])
         baseline = median(history)
         spread = 1.4826 * median(np.abs(history - baseline))
         pair = history[:, 0] + history[:, 1]
@@ -500,15 +509,15 @@ class ShotDetector:
 
     def _quiet_extent(self) -> float:
         """The hand's baseline extent across the camera: the median over the quiet frames."""
-        return float(median([q[3] for q in self._quiet]))
+        return float(median([q.extent for q in self._quiet]))
 
     def _quiet_curl(self) -> float:
         """The median of the smoothed index+middle curl over the quiet frames (degrees)."""
-        return float(median([q[4] for q in self._quiet]))
+        return float(median([q.curl for q in self._quiet]))
 
     def _quiet_box(self) -> float | None:
         """The baseline extent of the image landmarks' box (None: no image landmarks)."""
-        images = [q[2] for q in self._quiet]
+        images = [q.image for q in self._quiet]
         if any(lm is None for lm in images):
             return None
         return float(median([box_side(lm) for lm in images]))
@@ -534,13 +543,17 @@ class ShotDetector:
         cfg = self.config
         if not cfg.require_gun:
             return True
-        since = [q for q in self._quiet if self._ended is None or q[0] >= self._ended]
+        since = [q for q in self._quiet if self._ended is None or q.t >= self._ended]
         if not since:
             return False
-        p = hand_probabilities([q[5] for q in since])  # each network's own fingers
-        floor = 0.5 if any(lm is None for q in since for _, lm in q[5]) else cfg.open_floor
-        recent = since[-1][0] - cfg.gun_window
-        last = np.median(p[[k for k, q in enumerate(since) if q[0] >= recent]], axis=0)
+        fresh = [q for q in since if q.p is None]
+        if fresh:  # each network's own fingers, read once per frame
+            for q, p_q in zip(fresh, hand_probabilities([q.readings for q in fresh]), strict=True):
+                q.p = p_q
+        p = np.stack([q.p for q in since])  # type: ignore[misc]
+        floor = 0.5 if any(lm is None for q in since for _, lm in q.readings) else cfg.open_floor
+        recent = since[-1].t - cfg.gun_window
+        last = np.median(p[[k for k, q in enumerate(since) if q.t >= recent]], axis=0)
         whole = np.median(p, axis=0)
         return shows_gun(last, floor) and bool(min(whole[3], whole[4]) < floor)
 
@@ -584,12 +597,12 @@ class ShotDetector:
             self._raw.popleft()
         value = mean([v for _, v in self._raw])
         now = self._extent_now = _extent(obs.world)
-        quiet = (t, value, image, now, float(value[0] + value[1]), readings(obs))
+        quiet = _BaselineFrame(t, value, image, now, float(value[0] + value[1]), readings(obs))
         squeeze = self._squeeze
         if squeeze is None:
-            while self._quiet and self._quiet[0][0] < t - cfg.baseline_window:
+            while self._quiet and self._quiet[0].t < t - cfg.baseline_window:
                 self._quiet.popleft()
-            if not self._quiet or self._quiet[-1][0] - self._quiet[0][0] < cfg.min_baseline:
+            if not self._quiet or self._quiet[-1].t - self._quiet[0].t < cfg.min_baseline:
                 self._quiet.append(quiet)
                 return done
             baseline, on, each = self._baseline()

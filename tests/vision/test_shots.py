@@ -35,6 +35,7 @@ from mafiavision.vision.shots import (
     _Squeeze,
     combine_networks,
     continuing_hand,
+    hand_probabilities,
     shows_gun,
     step_noise,
 )
@@ -855,6 +856,28 @@ def test_one_network_flickering_on_a_still_gun_is_no_squeeze(rose_share: float, 
     events, peaks = replay_cut(6, replace(ShotConfig(), rose_share=rose_share), LOOKED)
     hits, extra = score(events, peaks)
     assert (len(hits), len(extra)) == (0, false), (LOOK_CUTS[6], events)
+
+
+@pytest.mark.parametrize("without_image", [(), (0,), (1,), (0, 2), (0, 1, 2, 3)])
+def test_a_hands_probabilities_do_not_depend_on_the_others(
+    photo_hands: dict[tuple[str, str], list], without_image: tuple[int, ...]
+) -> None:
+    """:func:`hand_probabilities` reads each hand as it would alone, with its own image
+    landmarks or, lacking them, its world landmarks alone — however many hands it reads at once
+    and whichever of them lack image landmarks (the gun check reads a baseline frame once and
+    keeps its p)."""
+    real = [h for key in (("epsrc", "2"), ("sign", "5")) for h in photo_hands[key][:2]]
+    hands = [
+        ((h.world, None if k in without_image else h.landmarks),
+         (h.world * 1.01, None if k in without_image else h.landmarks))
+        for k, h in enumerate(real)
+    ]
+    together = hand_probabilities(hands)
+    alone = np.concatenate([hand_probabilities([hand]) for hand in hands])
+    assert np.allclose(together, alone, equal_nan=True)
+    read_world = hand_probabilities([((h.world, None),) for h in real[:1]])
+    read_image = hand_probabilities([((h.world, h.landmarks),) for h in real[:1]])
+    assert not np.allclose(read_world[0, 1:], read_image[0, 1:]), "the image must count"
 
 
 @pytest.mark.parametrize(
