@@ -256,7 +256,7 @@ def main() -> None:
     parser.add_argument(
         "--model", choices=TRACKER_MODELS, default="lite",
         help="tracker network(s); lite+full: lite tracks, shots read the mean of both networks "
-        "(numbers: lite's)",
+        "and numbers the fingers both read extended",
     )
     parser.add_argument("--fresh", action="store_true")
     parser.add_argument("--samples", type=Path, default=SAMPLES, help="folder of the clips")

@@ -228,6 +228,35 @@ def test_classify_seats_reads_each_seats_hands_whatever_else_is_up(
         assert poses[seat] == [classify_hand(h.world, h.landmarks) for h in seen]
 
 
+class _Paired(_Hand):
+    """A hand the paired tracker gives: its second network's fresh reading too (None: none)."""
+
+    def __init__(self, first: _Hand, second: _Hand | None) -> None:
+        super().__init__(first.world, first.landmarks)
+        self.second = second
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 15), st.integers(0, 15), st.booleans()),
+                min_size=1, max_size=8))
+def test_a_hand_of_two_networks_counts_a_finger_that_both_read_extended(
+    picks: list[tuple[int, int, bool]]
+) -> None:
+    """A finger of a hand read by two networks is extended only if both read it so, at the
+    smaller p; a hand with no second reading is read as its own landmarks."""
+    recorded = _recorded_hands()
+    hands = [_Paired(recorded[a], recorded[b] if paired else None) for a, b, paired in picks]
+    for hand, pose, (_, b, paired) in zip(hands, classify_hands(hands), picks, strict=True):
+        own = classify_hand(hand.world, hand.landmarks)
+        if not paired:
+            assert pose == own
+            continue
+        other = classify_hand(recorded[b].world, recorded[b].landmarks)
+        assert pose.probabilities == pytest.approx(
+            np.minimum(own.probabilities, other.probabilities), nan_ok=True)
+        assert pose.fingers == {f: own.fingers[f] and other.fingers[f] for f in FINGERS}
+
+
 def test_classify_hands_rejects_misshapen_landmarks() -> None:
     with pytest.raises(ValueError, match=r"\(21, 3\)"):
         classify_hands([_Hand(np.zeros((20, 3)), None)])

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from mafiavision.vision.fingers import FINGERS
-from mafiavision.vision.gestures import ClubConvention, PoseResult, classify_hand
+from mafiavision.vision.gestures import ClubConvention, PoseResult, classify_hand, classify_hands
 from mafiavision.vision.numbers import (
     NumberConfig,
     NumberEvent,
@@ -120,3 +121,56 @@ def test_orders_from_the_reader(poses: dict[str, PoseResult]) -> None:
     orders = read_orders([e for e in play(NumberReader(9), script) if isinstance(e, NumberEvent)])
     assert orders.agree and orders.proposal == (2, 1, 2)
     assert orders.passes == ((2, 1, 2), (2, 1, 2))
+
+
+RECORDED_NUMBERS = Path(__file__).parent / "data" / "recorded_number_seats.npz"
+
+
+class _Seen:
+    """A recorded hand as the paired tracker gives it (``second``: the other network's fresh
+    reading, None: it did not read the hand fresh)."""
+
+    def __init__(self, world: np.ndarray, landmarks: np.ndarray, second: _Seen | None) -> None:
+        self.world, self.landmarks, self.second = world, landmarks, second
+
+
+def _read_cut(cut: int, networks: int) -> list[int]:
+    """The numbers the reader reads on a recorded cut, its hands posed from one network's
+    landmarks or from both (as the paired tracker gives them)."""
+    with np.load(RECORDED_NUMBERS) as f:
+        data = {k.split("_", 1)[1]: f[k] for k in f.files if k.startswith(f"{cut}_")}
+    reader = NumberReader(1)
+    events: list = []
+    for t in data["times"]:
+        hands = [
+            _Seen(data["world"][i].astype(np.float64), data["landmarks"][i].astype(np.float64),
+                  _Seen(data["second_world"][i].astype(np.float64),
+                        data["second_landmarks"][i].astype(np.float64), None)
+                  if networks == 2 and data["second"][i] else None)
+            for i in np.flatnonzero(data["t"] == t)
+        ]
+        events += reader.update(classify_hands(hands), float(t))
+    return numbers(events + reader.flush())
+
+
+@pytest.mark.parametrize(
+    ("cut", "networks", "read"),
+    [
+        # validation set 38 (seen), v38_triad_first_hits_dim_ru seat 11: 8 on two hands, backs
+        (0, 1, [9]),
+        (0, 2, [8]),
+        # v38_romanian_other_ru seat 8: 2 on one hand (the V), back
+        (1, 1, [4]),
+        (1, 2, [2]),
+        # validation set 39 (seen), v39_ukrainian_double_ru seat 3: 1 on one hand, palm
+        (2, 1, [4, 3]),
+        (2, 2, [1]),
+    ],
+)
+def test_a_number_read_by_two_networks_counts_the_fingers_both_see(
+    cut: int, networks: int, read: list[int]
+) -> None:
+    """Recorded real landmarks of rendered clips (lite tracking, full beside it): the tracking
+    network alone reads a folded finger extended and the number one or two too many; a finger
+    counts only where both networks read it extended (:func:`classify_hands`)."""
+    assert _read_cut(cut, networks) == read
