@@ -230,13 +230,11 @@ def classify_hands(
     either way."""
     if not hands:
         return []
-    p = hand_probabilities(hands, model)
     paired = [k for k, h in enumerate(hands) if getattr(h, "second", None) is not None]
-    if paired:
-        second = hand_probabilities(
-            [hands[k].second for k in paired], model  # type: ignore[attr-defined]
-        )
-        p[paired] = np.minimum(p[paired], second)
+    seconds = [hands[k].second for k in paired]  # type: ignore[attr-defined]
+    p = hand_probabilities([*hands, *seconds], model)  # one batch
+    p, second = p[: len(hands)], p[len(hands):]
+    p[paired] = np.minimum(p[paired], second)
     return [classify_probabilities(row, convention) for row in p]
 
 
