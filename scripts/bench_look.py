@@ -2,9 +2,12 @@
 alone, with the fingers' look, and with the look and the fold: the product's), cutting the finger
 patch, and reading the hand's pose.
 
-Runs on the real recorded cuts of ``tests/vision/data/recorded_look_seats.npz`` (lite landmarks
-and finger patches of a rendered 854×480 clip; for cutting the patch the frame is rebuilt as a
-grey 854×480 image, so only the sampling cost is measured, not what it shows):
+Runs on the real recorded cuts of ``tests/vision/data/recorded_look_seats.npz``: cuts 0 and 1
+(lite landmarks and finger patches of a rendered 854×480 clip: one network, as the live night
+runs) and cuts 5 and 6 (lite+full: each hand with the full network's reading too, as ``gestures
+VIDEO`` and ``analyze`` run by default; the detector then reads both networks and the pose counts
+the fingers both read extended). For cutting the patch the frame is rebuilt as a grey 854×480
+image, so only the sampling cost is measured, not what it shows:
 
     python scripts/bench_look.py [--repeat 5]
 
@@ -40,13 +43,24 @@ DATA = ROOT / "tests" / "vision" / "data" / "recorded_look_seats.npz"
 
 
 def observations(cut: int) -> list[HandObservation]:
-    """The cut's fresh hand-frames as the tracker gives them (with their recorded patch)."""
+    """The cut's fresh hand-frames as the tracker gives them (with their recorded patch; a cut
+    of two networks with the second network's fresh reading, as the pair gives it)."""
     with np.load(DATA) as f:
         data = {k.split("_", 1)[1]: f[k] for k in f.files if k.startswith(f"{cut}_")}
+
+    def second(i: int) -> HandObservation | None:
+        if "second" not in data or not data["second"][i]:
+            return None
+        return HandObservation(1, float(data["t"][i]),
+                               data["second_landmarks"][i].astype(np.float64),
+                               data["second_world"][i].astype(np.float64),
+                               float(data["score"][i]), int(data["track"][i]), (0.0, 0.0, 1.0, 1.0))
+
     return [
         HandObservation(1, float(data["t"][i]), data["landmarks"][i].astype(np.float64),
                         data["world"][i].astype(np.float64), float(data["score"][i]),
                         int(data["track"][i]), (0.0, 0.0, 1.0, 1.0),
+                        networks=2 if "second" in data else 1, second=second(i),
                         patch=data["patch"][i].astype(np.float32))
         for i in np.flatnonzero(data["fresh"])
     ]
@@ -75,13 +89,23 @@ def timed_batches(frames: list[HandObservation], n: int) -> list[float]:
 
 
 TABLE = (1, 2, 4, 12)  # hands up in one frame
+#: what each group of cuts stands for, and its cuts
+GROUPS = {"one network (lite, the live night)": (0, 1),
+          "two networks (lite+full, gestures VIDEO and analyze)": (5, 6)}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    cuts = [observations(0), observations(1)]
+    print(f"load average {os.getloadavg()[0]:.2f}")
+    for name, numbers in GROUPS.items():
+        bench(name, numbers, args.repeat)
+
+
+def bench(name: str, numbers: tuple[int, ...], repeat: int) -> None:
+    """Time every stage on the cuts ``numbers``; print the figures."""
+    cuts = [observations(k) for k in numbers]
     image = np.full((480, 854, 3), 90, np.uint8)
     stages: dict[str, list[float]] = {
         "shot detector, joints alone": [], "shot detector, joints + look": [],
@@ -89,7 +113,7 @@ def main() -> None:
         "cut the finger patch": [],
         **{f"read the pose, {n} hand(s) a frame": [] for n in TABLE},
     }
-    for _ in range(args.repeat):
+    for _ in range(repeat):
         for frames in cuts:
             joints = ShotDetector(1, ShotConfig(look=None, finger_fold=None)).update
             both = ShotDetector(1, ShotConfig(finger_fold=None)).update
@@ -104,10 +128,10 @@ def main() -> None:
             for n in TABLE:
                 stages[f"read the pose, {n} hand(s) a frame"] += timed_batches(frames, n)
     frames = sum(len(c) for c in cuts)
-    print(f"data: {DATA.relative_to(ROOT)} cuts 0 and 1 ({frames} fresh hand-frames) "
-          f"x {args.repeat}; load average {os.getloadavg()[0]:.2f}")
-    for name, values in stages.items():
-        print(f"{name}: mean {np.mean(values):.3f} ms, p95 {np.percentile(values, 95):.3f} ms "
+    print(f"\n{name}: {DATA.relative_to(ROOT)} cuts {', '.join(map(str, numbers))} "
+          f"({frames} fresh hand-frames) x {repeat}")
+    for stage, values in stages.items():
+        print(f"{stage}: mean {np.mean(values):.3f} ms, p95 {np.percentile(values, 95):.3f} ms "
               "per hand-frame")
     rest = sum(np.mean(stages[k]) for k in ("shot detector, joints + look + fold",
                                             "cut the finger patch"))
