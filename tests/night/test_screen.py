@@ -47,7 +47,8 @@ def test_verdict_confirm_correct_and_undo_on_the_screen(night, browser) -> None:
     page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone
     page.goto(url)
     page.wait_for_selector("#app:not([hidden])")
-    assert "mafia goes hunting" in page.inner_text("#step-label")
+    # the screen fills its labels after it shows: wait for the text (a loaded machine is slower)
+    expect(page.locator("#step-label")).to_contain_text("mafia goes hunting")
     page.click("#finish")
     # The card: no count was heard, so it asks and Confirm is disabled.
     expect(page.locator("#card")).to_be_visible()
@@ -75,7 +76,7 @@ def test_verdict_confirm_correct_and_undo_on_the_screen(night, browser) -> None:
     expect(page.locator("#step-label")).to_contain_text("hunting")
     assert session.game.state.verdicts == ()
     # Roles are on the moderator's screen.
-    assert "don" in page.inner_text("#seats")
+    expect(page.locator("#seats")).to_contain_text("don")
     page.close()
 
 
