@@ -239,15 +239,17 @@ def classify_hands(
 
 
 def hand_probabilities(
-    hands: Sequence[HasLandmarks], model: FingerModel | None = None
+    hands: Sequence[HasLandmarks], model: FingerModel | None = None, *, thumb: bool = True
 ) -> np.ndarray:
-    """p(extended) per finger of each hand's own landmarks, shape (hands, 5)."""
+    """p(extended) per finger of each hand's own landmarks, shape (hands, 5), each hand read
+    with its image landmarks or, lacking them, its world landmarks alone — whatever the others
+    have; ``thumb=False``: the thumb is not read (its p is NaN)."""
     with_image = [k for k, h in enumerate(hands) if h.landmarks is not None]
     if with_image and len(with_image) < len(hands):  # both kinds: each kind its own batch
         p = np.empty((len(hands), len(FINGERS)))
         world_only = [k for k, h in enumerate(hands) if h.landmarks is None]
-        p[with_image] = hand_probabilities([hands[k] for k in with_image], model)
-        p[world_only] = hand_probabilities([hands[k] for k in world_only], model)
+        p[with_image] = hand_probabilities([hands[k] for k in with_image], model, thumb=thumb)
+        p[world_only] = hand_probabilities([hands[k] for k in world_only], model, thumb=thumb)
         return p
     # one hand is read without a batch axis, which costs more than it saves there
     def stacked(arrays: list[np.ndarray]) -> np.ndarray:
@@ -262,7 +264,7 @@ def hand_probabilities(
         landmarks = stacked([h.landmarks for h in hands])  # type: ignore[misc]
         if landmarks.shape[:-1] != (*batch, 21):
             raise ValueError(f"image landmarks must have 21 points, got {landmarks.shape[-2:]}")
-    return finger_probabilities(world, landmarks, model).reshape(len(hands), -1)
+    return finger_probabilities(world, landmarks, model, thumb=thumb).reshape(len(hands), -1)
 
 
 def classify_seats(

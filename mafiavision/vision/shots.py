@@ -22,7 +22,7 @@ right after), with its noise history and the fingers' look carrying on.
 A squeeze starts when the hand showed the gun over the baseline (the finger models of
 :mod:`fingers`, median over the window: index and middle extended, and not ring and pinky both
 extended — an open hand or four fingers folding two is not the gun's squeeze; two networks'
-readings are read each on its own, :func:`hand_probabilities`) and the summed
+readings are read each on its own, :func:`combined_probabilities`) and the summed
 rise of index + middle above their baselines reaches
 ``on = max(min_depth, noise_k × noise)`` — or only ``min_depth`` while the hand is seen folded
 in that frame (see below: a noisy hand's curls can rise less than its noise threshold while the
@@ -131,10 +131,8 @@ from mafiavision.vision.fold import (
     fold_features,
     load_model,
 )
+from mafiavision.vision.gestures import HasLandmarks, hand_probabilities
 from mafiavision.vision.stats import mean, median
-
-#: One network's reading of a hand: world landmarks and image landmarks (None: none).
-NetworkReading = tuple[np.ndarray, np.ndarray | None]
 
 
 class HasWorld(Protocol):
@@ -169,8 +167,8 @@ class _Mean:
     #: each network's own index+middle curl (degrees), first network first
     networks_curl: np.ndarray | None = None
     patch: np.ndarray | None = None  # the first network's finger patch
-    #: each network's own world and image landmarks, first network first
-    readings: tuple[NetworkReading, ...] = ()
+    #: each network's own reading of the hand (world and image landmarks), first network first
+    readings: tuple[HasLandmarks, ...] = ()
 
 
 def shot_reading(obs: HasWorld | None) -> HasWorld | None:
@@ -190,33 +188,25 @@ def shot_reading(obs: HasWorld | None) -> HasWorld | None:
     )
     both = np.array([curl(obs.world)[1:3].sum(), curl(other.world)[1:3].sum()])
     return _Mean(obs.seat, (obs.world + other.world) / 2, landmarks, False, obs.track, both,
-                 getattr(obs, "patch", None),
-                 ((obs.world, obs.landmarks), (other.world, other.landmarks)))
+                 getattr(obs, "patch", None), (obs, other))
 
 
-def readings(obs: HasWorld) -> tuple[NetworkReading, ...]:
-    """Each network's own world and image landmarks of a hand the detector reads (one
-    network: its landmarks)."""
-    return getattr(obs, "readings", None) or ((obs.world, obs.landmarks),)
+def readings(obs: HasWorld) -> tuple[HasLandmarks, ...]:
+    """Each network's own reading (world and image landmarks) of a hand the detector reads (one
+    network: the observation itself)."""
+    return getattr(obs, "readings", None) or (obs,)
 
 
-def hand_probabilities(hands: Sequence[tuple[NetworkReading, ...]]) -> np.ndarray:
-    """p(extended) per finger (thumb not read: NaN) of each hand, shape (hands, 5), its networks'
-    own probabilities combined (:func:`combine_networks`); a reading without image landmarks is
-    read from its world landmarks alone, so a hand's p does not depend on the others'. Not the
-    probabilities of their mean landmarks: two networks that place a finger differently average
-    to a skeleton neither read (seen from the back, a gun's pinky that lite read half bent and
-    full folded averaged to an extended one, p 0.97, and the gun check took the hand for an open
-    one; v38_ukrainian_still_ru seat 2)."""
-    flat = [r for hand in hands for r in hand]
-    p = np.empty((len(flat), 5))
-    seen = [k for k, (_, lm) in enumerate(flat) if lm is not None]
-    unseen = [k for k, (_, lm) in enumerate(flat) if lm is None]
-    if seen:
-        p[seen] = finger_probabilities(np.stack([flat[k][0] for k in seen]),
-                                       np.stack([flat[k][1] for k in seen]), thumb=False)
-    if unseen:
-        p[unseen] = finger_probabilities(np.stack([flat[k][0] for k in unseen]), thumb=False)
+def combined_probabilities(hands: Sequence[Sequence[HasLandmarks]]) -> np.ndarray:
+    """p(extended) per finger (thumb not read: NaN) of each hand, shape (hands, 5), its
+    networks' own probabilities (:func:`~mafiavision.vision.gestures.hand_probabilities`: each
+    reading with or without image landmarks on its own, so a hand's p does not depend on the
+    others') combined (:func:`combine_networks`). Not the probabilities of their mean landmarks:
+    two networks that place a finger differently average to a skeleton neither read (seen from
+    the back, a gun's pinky that lite read half bent and full folded averaged to an extended
+    one, p 0.97, and the gun check took the hand for an open one; v38_ukrainian_still_ru seat
+    2)."""
+    p = hand_probabilities([r for hand in hands for r in hand], thumb=False)
     ends = np.cumsum([len(hand) for hand in hands])
     return np.stack(
         [combine_networks(p[end - len(hand):end]) for hand, end in zip(hands, ends, strict=True)]
@@ -364,8 +354,8 @@ class _BaselineFrame:
     image: np.ndarray | None  # image landmarks (None: none)
     extent: float  # the hand's extent across the camera (:func:`_extent`)
     curl: float  # the index+middle curl sum (the fold's rise is measured from its median)
-    readings: tuple[NetworkReading, ...]  # each network's own (:func:`readings`)
-    #: p(extended) per finger as :func:`hand_probabilities` combines the readings, computed the
+    readings: tuple[HasLandmarks, ...]  # each network's own (:func:`readings`)
+    #: p(extended) per finger as :func:`combined_probabilities` combines the readings, computed the
     #: first time the gun check reads the frame (None: not yet)
     p: np.ndarray | None = None
 
@@ -528,7 +518,7 @@ class ShotDetector:
         the last ``gun_window`` seconds of those frames), and not an open hand (ring and pinky
         both at least ``open_floor`` sure with image landmarks, both > 0.5 from world landmarks
         alone, in the median over all of them and over the last ``gun_window``); where two
-        networks read the hand, per frame as :func:`hand_probabilities` combines them.
+        networks read the hand, per frame as :func:`combined_probabilities` combines them.
 
         A squeeze of a hand not showing index and middle is not the gun's; neither is an open
         hand's (a distractor waving, a hand closing to a fist: its first frames fold ring and
@@ -548,10 +538,12 @@ class ShotDetector:
             return False
         fresh = [q for q in since if q.p is None]
         if fresh:  # each network's own fingers, read once per frame
-            for q, p_q in zip(fresh, hand_probabilities([q.readings for q in fresh]), strict=True):
+            combined = combined_probabilities([q.readings for q in fresh])
+            for q, p_q in zip(fresh, combined, strict=True):
                 q.p = p_q
         p = np.stack([q.p for q in since])  # type: ignore[misc]
-        floor = 0.5 if any(lm is None for q in since for _, lm in q.readings) else cfg.open_floor
+        world_only = any(r.landmarks is None for q in since for r in q.readings)
+        floor = 0.5 if world_only else cfg.open_floor
         recent = since[-1].t - cfg.gun_window
         last = np.median(p[[k for k, q in enumerate(since) if q.t >= recent]], axis=0)
         whole = np.median(p, axis=0)

@@ -34,8 +34,8 @@ from mafiavision.vision.shots import (
     ShotEvent,
     _Squeeze,
     combine_networks,
+    combined_probabilities,
     continuing_hand,
-    hand_probabilities,
     shows_gun,
     step_noise,
 )
@@ -834,7 +834,7 @@ def test_a_gun_one_network_reads_open_and_the_other_not_shows_the_gun(
     """Regression on LOOK_CUTS[5], read by two networks: before the squeeze lite reads the
     gun's pinky half bent (p 0.5–0.7) and full folded (0.17), but the mean of their landmarks
     reads it extended (0.97), an open hand. The gun check reads each network's own fingers
-    (``hand_probabilities``): index and middle extended as either network reads them, ring and
+    (``combined_probabilities``): index and middle extended as either network reads them, ring and
     pinky open only if both read them so. Before session 36 it refused the fold's peak
     (score 40, four times the threshold) and the shot was lost. The joints alone find nothing
     (index and middle read extended through the squeeze by full), and the gun held up after it
@@ -858,25 +858,33 @@ def test_one_network_flickering_on_a_still_gun_is_no_squeeze(rose_share: float, 
     assert (len(hits), len(extra)) == (0, false), (LOOK_CUTS[6], events)
 
 
+@dataclass(frozen=True)
+class _Reading:
+    """One network's reading of a hand: world and image landmarks (None: none)."""
+
+    world: np.ndarray
+    landmarks: np.ndarray | None
+
+
 @pytest.mark.parametrize("without_image", [(), (0,), (1,), (0, 2), (0, 1, 2, 3)])
 def test_a_hands_probabilities_do_not_depend_on_the_others(
     photo_hands: dict[tuple[str, str], list], without_image: tuple[int, ...]
 ) -> None:
-    """:func:`hand_probabilities` reads each hand as it would alone, with its own image
+    """:func:`combined_probabilities` reads each hand as it would alone, with its own image
     landmarks or, lacking them, its world landmarks alone — however many hands it reads at once
     and whichever of them lack image landmarks (the gun check reads a baseline frame once and
     keeps its p)."""
     real = [h for key in (("epsrc", "2"), ("sign", "5")) for h in photo_hands[key][:2]]
     hands = [
-        ((h.world, None if k in without_image else h.landmarks),
-         (h.world * 1.01, None if k in without_image else h.landmarks))
+        (_Reading(h.world, None if k in without_image else h.landmarks),
+         _Reading(h.world * 1.01, None if k in without_image else h.landmarks))
         for k, h in enumerate(real)
     ]
-    together = hand_probabilities(hands)
-    alone = np.concatenate([hand_probabilities([hand]) for hand in hands])
+    together = combined_probabilities(hands)
+    alone = np.concatenate([combined_probabilities([hand]) for hand in hands])
     assert np.allclose(together, alone, equal_nan=True)
-    read_world = hand_probabilities([((h.world, None),) for h in real[:1]])
-    read_image = hand_probabilities([((h.world, h.landmarks),) for h in real[:1]])
+    read_world = combined_probabilities([(_Reading(h.world, None),) for h in real[:1]])
+    read_image = combined_probabilities([(_Reading(h.world, h.landmarks),) for h in real[:1]])
     assert not np.allclose(read_world[0, 1:], read_image[0, 1:]), "the image must count"
 
 
