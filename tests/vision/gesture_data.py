@@ -60,3 +60,10 @@ def real_photo_hands(handdata: Path) -> list[tuple[str, str, Path, PhotoHand | N
             hands = detector.detect(load_rgb(path))
             out.append((source, label, path, hands[0] if hands else None))
     return out
+
+
+def recorded_cut(path: Path, cut: int) -> dict[str, np.ndarray]:
+    """Cut ``cut`` of a fixture of recorded cuts (``scripts/cut_recorded_seat.py``'s layout),
+    its arrays by name without the cut's prefix."""
+    with np.load(path) as f:
+        return {k.split("_", 1)[1]: f[k] for k in f.files if k.startswith(f"{cut}_")}

@@ -20,7 +20,7 @@ from mafiavision.vision.numbers import (
     read_number,
 )
 from mafiavision.vision.orders import read_orders
-from tests.vision.gesture_data import mediapipe_world
+from tests.vision.gesture_data import mediapipe_world, recorded_cut
 
 FPS = 30.0
 
@@ -137,8 +137,7 @@ class _Seen:
 def _read_cut(cut: int, networks: int) -> list[int]:
     """The numbers the reader reads on a recorded cut, its hands posed from one network's
     landmarks or from both (as the paired tracker gives them)."""
-    with np.load(RECORDED_NUMBERS) as f:
-        data = {k.split("_", 1)[1]: f[k] for k in f.files if k.startswith(f"{cut}_")}
+    data = recorded_cut(RECORDED_NUMBERS, cut)
     reader = NumberReader(1)
     events: list = []
     for t in data["times"]:

@@ -39,7 +39,7 @@ from mafiavision.vision.shots import (
     shows_gun,
     step_noise,
 )
-from tests.vision.gesture_data import mediapipe_world, real_photo_hands
+from tests.vision.gesture_data import mediapipe_world, real_photo_hands, recorded_cut
 
 
 def run(frames: list, detector: ShotDetector | None = None) -> list[ShotEvent]:
@@ -656,8 +656,7 @@ def replay_cut_timed(
 ) -> tuple[list[ShotEvent], np.ndarray, list[float]]:
     """:func:`replay_cut`, with the time of the frame that reported each event. A cut of two
     networks (``second``) feeds each hand with the second network's reading, as the pair does."""
-    with np.load(path) as f:
-        data = {k.split("_", 1)[1]: f[k] for k in f.files if k.startswith(f"{cut}_")}
+    data = recorded_cut(path, cut)
     detector = ShotDetector(1, config)
     events: list[ShotEvent] = []
     reported: list[float] = []
