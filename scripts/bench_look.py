@@ -38,6 +38,7 @@ from mafiavision.vision.appearance import PatchCutter  # noqa: E402
 from mafiavision.vision.gestures import classify_hands  # noqa: E402
 from mafiavision.vision.hands import HandObservation  # noqa: E402
 from mafiavision.vision.shots import ShotConfig, ShotDetector  # noqa: E402
+from tests.vision.gesture_data import recorded_cut, recorded_observations  # noqa: E402
 
 DATA = ROOT / "tests" / "vision" / "data" / "recorded_look_seats.npz"
 
@@ -45,25 +46,7 @@ DATA = ROOT / "tests" / "vision" / "data" / "recorded_look_seats.npz"
 def observations(cut: int) -> list[HandObservation]:
     """The cut's fresh hand-frames as the tracker gives them (with their recorded patch; a cut
     of two networks with the second network's fresh reading, as the pair gives it)."""
-    with np.load(DATA) as f:
-        data = {k.split("_", 1)[1]: f[k] for k in f.files if k.startswith(f"{cut}_")}
-
-    def second(i: int) -> HandObservation | None:
-        if "second" not in data or not data["second"][i]:
-            return None
-        return HandObservation(1, float(data["t"][i]),
-                               data["second_landmarks"][i].astype(np.float64),
-                               data["second_world"][i].astype(np.float64),
-                               float(data["score"][i]), int(data["track"][i]), (0.0, 0.0, 1.0, 1.0))
-
-    return [
-        HandObservation(1, float(data["t"][i]), data["landmarks"][i].astype(np.float64),
-                        data["world"][i].astype(np.float64), float(data["score"][i]),
-                        int(data["track"][i]), (0.0, 0.0, 1.0, 1.0),
-                        networks=2 if "second" in data else 1, second=second(i),
-                        patch=data["patch"][i].astype(np.float32))
-        for i in np.flatnonzero(data["fresh"])
-    ]
+    return [h for h in recorded_observations(recorded_cut(DATA, cut)) if h.patch is not None]
 
 
 def timed(frames: list[HandObservation], step: Callable[[HandObservation], object]) -> list[float]:

@@ -197,20 +197,31 @@ def classify_probabilities(
 
 
 class HasLandmarks(Protocol):
-    """What :func:`classify_hands` reads of a hand (``HandObservation`` has these)."""
+    """What :func:`hand_probabilities` reads of a hand (``HandObservation`` has these)."""
 
-    world: np.ndarray
-    landmarks: np.ndarray | None
+    @property
+    def world(self) -> np.ndarray: ...
+    @property
+    def landmarks(self) -> np.ndarray | None: ...
+
+
+class PairedHand(HasLandmarks, Protocol):
+    """What :func:`classify_hands` reads of a hand: its landmarks and a second network's fresh
+    reading of it, if any (``HandObservation`` has these)."""
+
+    @property
+    def second(self) -> HasLandmarks | None: ...
 
 
 @dataclass(frozen=True)
 class _Hand:
     world: np.ndarray
     landmarks: np.ndarray | None
+    second: None = None
 
 
 def classify_hands(
-    hands: Sequence[HasLandmarks],
+    hands: Sequence[PairedHand],
     *,
     model: FingerModel | None = None,
     convention: ClubConvention = DEFAULT_CONVENTION,
@@ -230,9 +241,9 @@ def classify_hands(
     either way."""
     if not hands:
         return []
-    paired = [k for k, h in enumerate(hands) if getattr(h, "second", None) is not None]
-    seconds = [hands[k].second for k in paired]  # type: ignore[attr-defined]
-    p = hand_probabilities([*hands, *seconds], model)  # one batch
+    seconds = {k: h.second for k, h in enumerate(hands) if h.second is not None}
+    paired = list(seconds)
+    p = hand_probabilities([*hands, *seconds.values()], model)  # one batch
     p, second = p[: len(hands)], p[len(hands):]
     p[paired] = np.minimum(p[paired], second)
     return [classify_probabilities(row, convention) for row in p]
@@ -268,7 +279,7 @@ def hand_probabilities(
 
 
 def classify_seats(
-    hands: Mapping[K, Sequence[HasLandmarks]],
+    hands: Mapping[K, Sequence[PairedHand]],
     *,
     convention: ClubConvention = DEFAULT_CONVENTION,
 ) -> dict[K, list[PoseResult]]:

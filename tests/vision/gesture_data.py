@@ -13,9 +13,11 @@ from pathlib import Path
 
 import numpy as np
 
+from mafiavision.vision.hands import HandObservation
 from mafiavision.vision.photo_hands import PhotoHand
 
 TESTDATA = "mediapipe_testdata_landmarks"
+_NO_BOX = (0.0, 0.0, 1.0, 1.0)  # recorded cuts keep no box: nothing downstream reads it
 
 #: A fixed small set: the first photos (sorted by name) of each class, from the EVAL part
 #: (EPSRC Set2; sign-language: odd-indexed students — see scripts/extract_handdata_landmarks.py).
@@ -67,3 +69,41 @@ def recorded_cut(path: Path, cut: int) -> dict[str, np.ndarray]:
     its arrays by name without the cut's prefix."""
     with np.load(path) as f:
         return {k.split("_", 1)[1]: f[k] for k in f.files if k.startswith(f"{cut}_")}
+
+
+def recorded_observations(data: dict[str, np.ndarray], *, networks: int | None = None
+                          ) -> list[HandObservation]:
+    """Every row of a :func:`recorded_cut` as the tracker gave it (seat 1): a fresh row with its
+    finger patch, a cut of two networks with the second network's fresh reading. ``networks=1``
+    reads a cut of two networks as the tracking network alone gave it."""
+    two = "second" in data and networks != 1
+    # a cut of numbers keeps no landmarker score (nothing that reads numbers reads it)
+    scores = data["score"] if "score" in data else np.full(len(data["t"]), np.nan)
+
+    def second(i: int) -> HandObservation | None:
+        if not two or not data["second"][i]:
+            return None
+        return HandObservation(1, float(data["t"][i]),
+                               data["second_landmarks"][i].astype(np.float64),
+                               data["second_world"][i].astype(np.float64),
+                               float(scores[i]), int(data["track"][i]), _NO_BOX)
+
+    patched = "patch" in data
+    return [
+        HandObservation(1, float(data["t"][i]), data["landmarks"][i].astype(np.float64),
+                        data["world"][i].astype(np.float64), float(scores[i]),
+                        int(data["track"][i]), _NO_BOX, held=bool(data["held"][i]),
+                        networks=2 if two else 1, second=second(i),
+                        patch=data["patch"][i].astype(np.float32)
+                        if patched and data["fresh"][i] else None)
+        for i in range(len(data["t"]))
+    ]
+
+
+def recorded_frames(data: dict[str, np.ndarray], *, networks: int | None = None
+                    ) -> list[tuple[float, list[HandObservation]]]:
+    """A :func:`recorded_cut` frame by frame: (time, the hands seen then), every frame of the
+    cut including those with no hand."""
+    hands = recorded_observations(data, networks=networks)
+    return [(float(t), [hands[i] for i in np.flatnonzero(data["t"] == t)])
+            for t in data["times"]]

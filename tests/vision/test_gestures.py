@@ -191,6 +191,7 @@ class _Hand:
 
     def __init__(self, world: np.ndarray, landmarks: np.ndarray | None) -> None:
         self.world, self.landmarks = world, landmarks
+        self.second: _Hand | None = None
 
 
 def _recorded_hands() -> list[_Hand]:

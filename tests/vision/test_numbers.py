@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from mafiavision.vision.fingers import FINGERS
@@ -20,7 +19,7 @@ from mafiavision.vision.numbers import (
     read_number,
 )
 from mafiavision.vision.orders import read_orders
-from tests.vision.gesture_data import mediapipe_world, recorded_cut
+from tests.vision.gesture_data import mediapipe_world, recorded_cut, recorded_frames
 
 FPS = 30.0
 
@@ -126,29 +125,13 @@ def test_orders_from_the_reader(poses: dict[str, PoseResult]) -> None:
 RECORDED_NUMBERS = Path(__file__).parent / "data" / "recorded_number_seats.npz"
 
 
-class _Seen:
-    """A recorded hand as the paired tracker gives it (``second``: the other network's fresh
-    reading, None: it did not read the hand fresh)."""
-
-    def __init__(self, world: np.ndarray, landmarks: np.ndarray, second: _Seen | None) -> None:
-        self.world, self.landmarks, self.second = world, landmarks, second
-
-
 def _read_cut(cut: int, networks: int) -> list[int]:
     """The numbers the reader reads on a recorded cut, its hands posed from one network's
     landmarks or from both (as the paired tracker gives them)."""
-    data = recorded_cut(RECORDED_NUMBERS, cut)
     reader = NumberReader(1)
     events: list = []
-    for t in data["times"]:
-        hands = [
-            _Seen(data["world"][i].astype(np.float64), data["landmarks"][i].astype(np.float64),
-                  _Seen(data["second_world"][i].astype(np.float64),
-                        data["second_landmarks"][i].astype(np.float64), None)
-                  if networks == 2 and data["second"][i] else None)
-            for i in np.flatnonzero(data["t"] == t)
-        ]
-        events += reader.update(classify_hands(hands), float(t))
+    for t, hands in recorded_frames(recorded_cut(RECORDED_NUMBERS, cut), networks=networks):
+        events += reader.update(classify_hands(hands), t)
     return numbers(events + reader.flush())
 
 

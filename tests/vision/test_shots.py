@@ -39,7 +39,12 @@ from mafiavision.vision.shots import (
     shows_gun,
     step_noise,
 )
-from tests.vision.gesture_data import mediapipe_world, real_photo_hands, recorded_cut
+from tests.vision.gesture_data import (
+    mediapipe_world,
+    real_photo_hands,
+    recorded_cut,
+    recorded_frames,
+)
 
 
 def run(frames: list, detector: ShotDetector | None = None) -> list[ShotEvent]:
@@ -628,19 +633,6 @@ CUTS = {
 }
 
 
-@dataclass(frozen=True)
-class _Recorded:
-    seat: int
-    world: np.ndarray
-    landmarks: np.ndarray
-    held: bool
-    track: int
-    score: float
-    patch: np.ndarray | None = None
-    networks: int = 1
-    second: _Recorded | None = None
-
-
 def replay_cut(
     cut: int, config: ShotConfig, path: Path = RECORDED, lost: float | None = None
 ) -> tuple[list[ShotEvent], np.ndarray]:
@@ -660,29 +652,12 @@ def replay_cut_timed(
     detector = ShotDetector(1, config)
     events: list[ShotEvent] = []
     reported: list[float] = []
-    for t in data["times"]:
-        rows = [] if lost is not None and t >= lost else np.flatnonzero(data["t"] == t)
-        hands = [_Recorded(1, data["world"][i].astype(np.float64),
-                           data["landmarks"][i].astype(np.float64), bool(data["held"][i]),
-                           int(data["track"][i]), float(data["score"][i]),
-                           data["patch"][i].astype(np.float32)
-                           if "patch" in data and data["fresh"][i] else None,
-                           *_second(data, i))
-                 for i in rows]
-        done = detector.update(continuing_hand(hands, detector.track), float(t))
-        reported += [float(t)] * len(done)
+    for t, hands in recorded_frames(data):
+        seen = [] if lost is not None and t >= lost else hands
+        done = detector.update(continuing_hand(seen, detector.track), t)
+        reported += [t] * len(done)
         events += done
     return events, data["peaks"], reported
-
-
-def _second(data: dict[str, np.ndarray], i: int) -> tuple[int, _Recorded | None]:
-    """Row ``i``'s networks and second network's fresh reading (a cut of one network: 1, None)."""
-    if "second" not in data:
-        return 1, None
-    second = _Recorded(1, data["second_world"][i].astype(np.float64),
-                       data["second_landmarks"][i].astype(np.float64), False,
-                       int(data["track"][i]), float(data["score"][i]))
-    return 2, second if data["second"][i] else None
 
 
 def score(events: list[ShotEvent], peaks, tolerance: float = 0.3
