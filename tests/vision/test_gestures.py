@@ -187,11 +187,12 @@ RECORDED = Path(__file__).parent / "data" / "recorded_lite_seats.npz"
 
 
 class _Hand:
-    """A hand as the trackers give it: world and image landmarks (image None: world only)."""
+    """A hand as the trackers give it: world and image landmarks (image None: world only), and
+    the paired tracker's second network's fresh reading of it (None: none)."""
 
-    def __init__(self, world: np.ndarray, landmarks: np.ndarray | None) -> None:
-        self.world, self.landmarks = world, landmarks
-        self.second: _Hand | None = None
+    def __init__(self, world: np.ndarray, landmarks: np.ndarray | None,
+                 second: _Hand | None = None) -> None:
+        self.world, self.landmarks, self.second = world, landmarks, second
 
 
 def _recorded_hands() -> list[_Hand]:
@@ -229,14 +230,6 @@ def test_classify_seats_reads_each_seats_hands_whatever_else_is_up(
         assert poses[seat] == [classify_hand(h.world, h.landmarks) for h in seen]
 
 
-class _Paired(_Hand):
-    """A hand the paired tracker gives: its second network's fresh reading too (None: none)."""
-
-    def __init__(self, first: _Hand, second: _Hand | None) -> None:
-        super().__init__(first.world, first.landmarks)
-        self.second = second
-
-
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 15), st.integers(0, 15), st.booleans()),
                 min_size=1, max_size=8))
@@ -246,7 +239,8 @@ def test_a_hand_of_two_networks_counts_a_finger_that_both_read_extended(
     """A finger of a hand read by two networks is extended only if both read it so, at the
     smaller p; a hand with no second reading is read as its own landmarks."""
     recorded = _recorded_hands()
-    hands = [_Paired(recorded[a], recorded[b] if paired else None) for a, b, paired in picks]
+    hands = [_Hand(recorded[a].world, recorded[a].landmarks, recorded[b] if paired else None)
+             for a, b, paired in picks]
     for hand, pose, (_, b, paired) in zip(hands, classify_hands(hands), picks, strict=True):
         own = classify_hand(hand.world, hand.landmarks)
         if not paired:
