@@ -37,9 +37,11 @@ def checks_gun(hand: HasWorld, open_floor: float, pose: PoseResult | None = None
     frames the pose's gun, 89 % the check's; civilians' moving hands 0 % and 1 %). ``pose``: the
     pose already read from ``hand`` itself, whose finger probabilities are reused when the
     detector reads the hand as it is (one network)."""
-    reading = shot_reading(hand) or hand
-    if pose is not None and reading is hand and pose.probabilities:
-        return shows_gun(np.asarray(pose.probabilities), open_floor)
+    reading = shot_reading(hand)
+    if reading is None or reading.networks_curl is None:  # the hand read as it is
+        if pose is not None and pose.probabilities:
+            return shows_gun(np.asarray(pose.probabilities), open_floor)
+        return shows_gun(finger_probabilities(hand.world, hand.landmarks), open_floor)
     return shows_gun(finger_probabilities(reading.world, reading.landmarks), open_floor)
 
 

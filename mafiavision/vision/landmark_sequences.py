@@ -32,7 +32,7 @@ FINGER_CHAINS = {
 @dataclass(frozen=True)
 class Observation:
     """A hand in one frame: what the shot detector reads (``HandObservation``'s fields; no
-    image landmarks, always fresh, untracked)."""
+    image landmarks, always fresh, untracked, one network, no finger patch)."""
 
     seat: int
     t: float
@@ -40,6 +40,9 @@ class Observation:
     landmarks: np.ndarray | None = None
     held: bool = False
     track: int | None = None
+    networks: int = 1
+    second: Observation | None = None
+    patch: np.ndarray | None = None
 
 
 def align(source: np.ndarray, target: np.ndarray, points: list[int] = PALM) -> np.ndarray:

@@ -141,7 +141,10 @@ class HasWorld(Protocol):
     ``world`` (21, 3) metres gives the curls; image ``landmarks`` (21, 3), None when the input
     has none (landmark sequences built from world landmarks), sharpen the gun check before a
     squeeze; a ``held`` observation repeats the last landmarks (not seen); ``track`` is the
-    tracker's hand id (None: untracked input)."""
+    tracker's hand id (None: untracked input). ``networks`` is 2 where a second landmark network
+    read the seat (:mod:`mafiavision.vision.pairing`), ``second`` then its fresh reading of the
+    hand (None: it did not see the hand fresh); ``patch`` the grey patch of index and middle
+    that the fingers' look and fold read (None: no image, or held)."""
 
     @property
     def seat(self) -> int: ...
@@ -153,33 +156,41 @@ class HasWorld(Protocol):
     def held(self) -> bool: ...
     @property
     def track(self) -> int | None: ...
+    @property
+    def networks(self) -> int: ...
+    @property
+    def second(self) -> HasWorld | None: ...
+    @property
+    def patch(self) -> np.ndarray | None: ...
 
 
 @dataclass(frozen=True)
-class _Mean:
-    """Two networks' readings of one hand, averaged (see :func:`shot_reading`)."""
+class Reading:
+    """What the detector reads of a hand in one frame (:func:`shot_reading`): one network's
+    landmarks as they are, or two networks' averaged."""
 
     seat: int
     world: np.ndarray
     landmarks: np.ndarray | None
     held: bool
     track: int | None
-    #: each network's own index+middle curl (degrees), first network first
-    networks_curl: np.ndarray | None = None
-    patch: np.ndarray | None = None  # the first network's finger patch
+    patch: np.ndarray | None  # the first network's finger patch
     #: each network's own reading of the hand (world and image landmarks), first network first
-    readings: tuple[HasLandmarks, ...] = ()
+    readings: tuple[HasLandmarks, ...]
+    #: each network's own index+middle curl (degrees), first network first; None: one network
+    networks_curl: np.ndarray | None = None
 
 
-def shot_reading(obs: HasWorld | None) -> HasWorld | None:
+def shot_reading(obs: HasWorld | None) -> Reading | None:
     """What the detector reads of a hand: its landmarks, or where two networks read the seat
     (``networks`` 2, :mod:`mafiavision.vision.pairing`) the mean of both readings — None (no
     fresh hand) when the second network did not see it fresh: a misread of one network bends
-    its curls alone, a squeeze bends both. An observation without ``networks`` (landmark
-    sequences; one network) is read as it is."""
-    if obs is None or getattr(obs, "networks", 1) < 2 or obs.held:
-        return obs
-    other: HasWorld | None = getattr(obs, "second", None)
+    its curls alone, a squeeze bends both."""
+    if obs is None:
+        return None
+    if obs.networks < 2 or obs.held:
+        return Reading(obs.seat, obs.world, obs.landmarks, obs.held, obs.track, obs.patch, (obs,))
+    other = obs.second
     if other is None or other.held:
         return None
     landmarks = (
@@ -187,14 +198,8 @@ def shot_reading(obs: HasWorld | None) -> HasWorld | None:
         else (obs.landmarks + other.landmarks) / 2
     )
     both = np.array([curl(obs.world)[1:3].sum(), curl(other.world)[1:3].sum()])
-    return _Mean(obs.seat, (obs.world + other.world) / 2, landmarks, False, obs.track, both,
-                 getattr(obs, "patch", None), (obs, other))
-
-
-def readings(obs: HasWorld) -> tuple[HasLandmarks, ...]:
-    """Each network's own reading (world and image landmarks) of a hand the detector reads (one
-    network: the observation itself)."""
-    return getattr(obs, "readings", None) or (obs,)
+    return Reading(obs.seat, (obs.world + other.world) / 2, landmarks, False, obs.track,
+                   obs.patch, (obs, other), both)
 
 
 def combined_probabilities(hands: Sequence[Sequence[HasLandmarks]]) -> np.ndarray:
@@ -354,7 +359,7 @@ class _BaselineFrame:
     image: np.ndarray | None  # image landmarks (None: none)
     extent: float  # the hand's extent across the camera (:func:`_extent`)
     curl: float  # the index+middle curl sum (the fold's rise is measured from its median)
-    readings: tuple[HasLandmarks, ...]  # each network's own (:func:`readings`)
+    readings: tuple[HasLandmarks, ...]  # each network's own (``Reading.readings``)
     #: p(extended) per finger as :func:`combined_probabilities` combines the readings, computed the
     #: first time the gun check reads the frame (None: not yet)
     p: np.ndarray | None = None
@@ -400,7 +405,7 @@ class _Frame:
     box: float | None  # the extent of the image landmarks' box (None: no image landmarks)
 
     @classmethod
-    def of(cls, obs: HasWorld, curls: np.ndarray) -> _Frame:
+    def of(cls, obs: Reading, curls: np.ndarray) -> _Frame:
         p = finger_probabilities(obs.world, obs.landmarks, thumb=False)
         box = None if obs.landmarks is None else box_side(obs.landmarks)
         return cls(curls, float(p[1:3].mean()), box)
@@ -556,18 +561,18 @@ class ShotDetector:
         if self._last_seen is not None and t - self._last_seen > cfg.max_gap:
             done = self._lost()
             self._restart()  # the hand was away too long: abort, build a new baseline
-        obs = shot_reading(obs)
-        if obs is None or obs.held:
+        reading = shot_reading(obs)
+        if reading is None or reading.held:
             return done  # no fresh landmarks (a held observation repeats the last ones)
         self._last_seen = t
         if self._seen_since is None:
             self._seen_since = t
-        self.track = obs.track
-        done += self._joints(obs, t)
-        done += self._looks(obs, t)
-        return done + self._folds(obs, t)
+        self.track = reading.track
+        done += self._joints(reading, t)
+        done += self._looks(reading, t)
+        return done + self._folds(reading, t)
 
-    def _joints(self, obs: HasWorld, t: float) -> list[ShotEvent]:
+    def _joints(self, obs: Reading, t: float) -> list[ShotEvent]:
         """The squeezes of the joint angles (the module docstring): shots completed at ``t``."""
         cfg = self.config
         image = obs.landmarks
@@ -580,7 +585,7 @@ class ShotDetector:
             while self._steps[0][0] < t - cfg.baseline_window:
                 self._steps.popleft()
         self._raw.append((t, raw))
-        both = getattr(obs, "networks_curl", None)
+        both = obs.networks_curl
         if both is not None:
             self._networks.append((t, both))
             while self._networks[0][0] < t - cfg.baseline_window - cfg.max_duration:
@@ -589,7 +594,7 @@ class ShotDetector:
             self._raw.popleft()
         value = mean([v for _, v in self._raw])
         now = self._extent_now = _extent(obs.world)
-        quiet = _BaselineFrame(t, value, image, now, float(value[0] + value[1]), readings(obs))
+        quiet = _BaselineFrame(t, value, image, now, float(value[0] + value[1]), obs.readings)
         squeeze = self._squeeze
         if squeeze is None:
             while self._quiet and self._quiet[0].t < t - cfg.baseline_window:
@@ -646,13 +651,13 @@ class ShotDetector:
             self._reopened = squeeze.regained > cfg.fold * squeeze.extent
         return done
 
-    def _looks(self, obs: HasWorld, t: float) -> list[ShotEvent]:
+    def _looks(self, obs: Reading, t: float) -> list[ShotEvent]:
         """The squeezes of the fingers' look (:class:`FingerLook`) that the joints missed: a
         squeeze of a hand that showed the gun when it started, confirmed once the hand stayed
         ``max_gap`` after it and no shot of the joints lies within ``same`` of it (the joints'
         squeeze in progress then decides first)."""
         cfg = self.config
-        patch = getattr(obs, "patch", None)
+        patch = obs.patch
         if cfg.look is None or patch is None:
             return []
         was = self._look.squeeze
@@ -683,10 +688,10 @@ class ShotDetector:
                                   depth, confidence, "look"))
         return done
 
-    def _folds(self, obs: HasWorld, t: float) -> list[ShotEvent]:
+    def _folds(self, obs: Reading, t: float) -> list[ShotEvent]:
         """The shots of the fingers' fold (:class:`FoldConfig`) completed at ``t``."""
         cfg, fold = self.config, self.config.finger_fold
-        patch = getattr(obs, "patch", None)
+        patch = obs.patch
         baseline = self._look.baseline
         if fold is None or patch is None or baseline is None or not self._quiet:
             return []

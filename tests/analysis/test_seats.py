@@ -25,6 +25,9 @@ class _Hand:
     held: bool = False
     track: int = 0
     score: float = 1.0
+    networks: int = 1
+    second: None = None
+    patch: None = None
 
 
 @pytest.mark.parametrize(

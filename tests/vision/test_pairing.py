@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from mafiavision.vision.fingers import curl
 from mafiavision.vision.hands import HandObservation
 from mafiavision.vision.landmark_sequences import Observation, build, scenario
 from mafiavision.vision.pairing import DISAGREE_FRAMES, PairedTracker, disagree, networks, pair
@@ -137,13 +138,19 @@ def test_networks(model: str, want: tuple) -> None:
 
 def test_shot_reading_is_the_mean_of_both_fresh_readings() -> None:
     first, other = hand(0.5, 0.5, track=3), hand(0.52, 0.5, track=4)
-    assert shot_reading(first) is first  # one network: its own reading
+    own = shot_reading(first)  # one network: its own reading
+    assert own is not None and own.world is first.world and own.landmarks is first.landmarks
+    assert len(own.readings) == 1 and own.readings[0] is first and own.networks_curl is None
     assert shot_reading(None) is None
     assert shot_reading(dataclasses.replace(first, networks=2)) is None  # second did not see it
     stale = dataclasses.replace(first, networks=2, second=dataclasses.replace(other, held=True))
     assert shot_reading(stale) is None
-    mean = shot_reading(dataclasses.replace(first, networks=2, second=other))
+    paired = dataclasses.replace(first, networks=2, second=other)
+    mean = shot_reading(paired)
     assert mean is not None and mean.track == 3 and not mean.held
+    assert [r is h for r, h in zip(mean.readings, (paired, other), strict=True)] == [True, True]
+    np.testing.assert_allclose(
+        mean.networks_curl, [curl(h.world)[1:3].sum() for h in (first, other)])
     np.testing.assert_allclose(mean.world, (first.world + other.world) / 2)
     np.testing.assert_allclose(mean.landmarks, (first.landmarks + other.landmarks) / 2)
 
@@ -210,8 +217,9 @@ def test_the_second_network_reads_only_seats_with_a_hand_and_the_pair_finds_the_
 
 
 def test_an_observation_of_one_network_is_read_as_it_is() -> None:
-    obs = Observation(1, 0.0, np.zeros((21, 3)))  # no ``networks``: landmark sequences
-    assert shot_reading(obs) is obs
+    obs = Observation(1, 0.0, np.zeros((21, 3)))  # landmark sequences: one network
+    reading = shot_reading(obs)
+    assert reading is not None and reading.world is obs.world and reading.readings[0] is obs
 
 
 @pytest.mark.parametrize("seed", range(3))

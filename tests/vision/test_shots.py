@@ -197,6 +197,9 @@ class _WithImage:
     landmarks: np.ndarray
     held: bool = False
     track: int | None = None
+    networks: int = 1
+    second: None = None
+    patch: None = None
 
 
 @pytest.fixture(scope="module")
@@ -315,6 +318,9 @@ class _Hand:
     score: float
     held: bool = False
     landmarks: np.ndarray | None = None
+    networks: int = 1
+    second: None = None
+    patch: None = None
 
 
 @pytest.mark.parametrize(
