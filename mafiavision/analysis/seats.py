@@ -16,6 +16,7 @@ from mafiavision.vision.shots import (
     HasWorld,
     ShotDetector,
     ShotEvent,
+    combined_probabilities,
     continuing_hand,
     shot_reading,
     shows_gun,
@@ -29,20 +30,22 @@ def bend(world: np.ndarray) -> float:
 
 
 def checks_gun(hand: HasWorld, open_floor: float, pose: PoseResult | None = None) -> bool:
-    """Whether the shot detector's gun check passes on ``hand`` (:func:`shows_gun` on the
-    reading the detector takes, :func:`shot_reading`; lite's own where the second network did
-    not see the hand fresh). Seen from the back, a gun's ring and pinky read half bent, so the
-    pose calls it a count of 3 or 4; the detector's check does not (scripts/eval_gun_reading.py:
-    back-of-hand hunt members before their shots, sets 13–16 and the samples, lite+full, 40 % of
-    frames the pose's gun, 89 % the check's; civilians' moving hands 0 % and 1 %). ``pose``: the
-    pose already read from ``hand`` itself, whose finger probabilities are reused when the
-    detector reads the hand as it is (one network)."""
+    """Whether the shot detector's gun check passes on ``hand`` in this frame (:func:`shows_gun`
+    on the fingers the detector reads: where two networks read the hand, each one's own,
+    :func:`combined_probabilities` — not the fingers of their averaged landmarks; lite's own
+    where the second network did not see the hand fresh). Seen from the back, a gun's ring and
+    pinky read half bent, so the pose calls it a count of 3 or 4; the detector's check does not
+    (scripts/eval_gun_reading.py: back-of-hand hunt members before their shots, sets 13–16 and
+    the samples, lite+full, 40 % of frames the pose's gun, 89 % the check's; civilians' moving
+    hands 0 % and 1 %). ``pose``: the pose already read from ``hand`` itself, whose finger
+    probabilities are reused when the detector reads the hand as it is (one network)."""
     reading = shot_reading(hand)
     if reading is None or reading.networks_curl is None:  # the hand read as it is
         if pose is not None and pose.probabilities:
             return shows_gun(np.asarray(pose.probabilities), open_floor)
         return shows_gun(finger_probabilities(hand.world, hand.landmarks), open_floor)
-    return shows_gun(finger_probabilities(reading.world, reading.landmarks), open_floor)
+    # two networks: each one's own fingers, combined as the detector combines them
+    return shows_gun(combined_probabilities([reading.readings])[0], open_floor)
 
 
 class SeatStages:
