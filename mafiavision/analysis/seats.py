@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from mafiavision.analysis.timeline import TimelineBuilder
-from mafiavision.vision.fingers import curl, finger_probabilities
+from mafiavision.vision.fingers import curl
 from mafiavision.vision.gestures import PoseResult, classify_seats
 from mafiavision.vision.hands import HandObservation
 from mafiavision.vision.numbers import NumberEvent, NumberReader
@@ -40,12 +40,10 @@ def checks_gun(hand: HasWorld, open_floor: float, pose: PoseResult | None = None
     hands 0 % and 1 %). ``pose``: the pose already read from ``hand`` itself, whose finger
     probabilities are reused when the detector reads the hand as it is (one network)."""
     reading = shot_reading(hand)
-    if reading is None or reading.networks_curl is None:  # the hand read as it is
-        if pose is not None and pose.probabilities:
-            return shows_gun(np.asarray(pose.probabilities), open_floor)
-        return shows_gun(finger_probabilities(hand.world, hand.landmarks), open_floor)
-    # two networks: each one's own fingers, combined as the detector combines them
-    return shows_gun(combined_probabilities([reading.readings])[0], open_floor)
+    readings = (hand,) if reading is None else reading.readings
+    if pose is not None and len(readings) == 1 and pose.probabilities:  # read as it is
+        return shows_gun(np.asarray(pose.probabilities), open_floor)
+    return shows_gun(combined_probabilities([readings])[0], open_floor)
 
 
 class SeatStages:

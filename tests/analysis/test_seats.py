@@ -74,8 +74,8 @@ def test_the_gun_check_reuses_the_poses_reading(cut: int,
     poses = [classify_hand(h.world, h.landmarks) for h in hands]
     again = [checks_gun(h, FLOOR) for h in hands]
     calls = []
-    read = seats.finger_probabilities
-    monkeypatch.setattr(seats, "finger_probabilities", lambda *a: calls.append(1) or read(*a))
+    read = seats.combined_probabilities
+    monkeypatch.setattr(seats, "combined_probabilities", lambda *a: calls.append(1) or read(*a))
     reused = [checks_gun(h, FLOOR, pose) for h, pose in zip(hands, poses, strict=True)]
     assert reused == again and any(again)
     assert calls == []

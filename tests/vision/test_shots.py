@@ -189,19 +189,6 @@ def test_a_gun_formed_just_before_its_squeeze_shoots(
         assert abs(events[0].t - (squeeze + 0.2)) < 0.15, (seed, events)
 
 
-@dataclass(frozen=True)
-class _WithImage:
-    seat: int
-    t: float
-    world: np.ndarray
-    landmarks: np.ndarray
-    held: bool = False
-    track: int | None = None
-    networks: int = 1
-    second: None = None
-    patch: None = None
-
-
 @pytest.fixture(scope="module")
 def photo_hands(handdata: Path) -> dict[tuple[str, str], list]:
     out: dict[tuple[str, str], list] = {}
@@ -238,7 +225,7 @@ def test_the_gun_check_reads_the_image_landmarks(
     for hand in chosen:
         world = hand.world.astype(np.float64)
         frames = [
-            (t, None if o is None else _WithImage(o.seat, o.t, o.world, hand.landmarks))
+            (t, None if o is None else replace(o, landmarks=hand.landmarks))
             for t, o in build(spec, world, hands["fist"], np.random.default_rng(4))
         ]
         assert len(run(frames)) == shots, hand
