@@ -19,7 +19,14 @@ Usage::
 
     python scripts/eval_sample_gestures.py [names...] [--model lite|full|lite+full] [--fresh]
         [--samples DIR] [--cache DIR] [--set NAME=VALUE ...] [--no-look] [--no-fold]
-        [--fold-model JSON] [--fold-threshold SCORE]
+        [--fold-model JSON] [--fold-threshold SCORE] [--lost-after D [D ...]]
+
+``--lost-after D [D ...]`` measures instead what a hand lowered right after its shot costs: every
+true shot is replayed alone, its seat's hand seen from 4 s before the squeeze's deepest point and
+gone ``D`` s after the truth's release (a bandit who shot the last number may drop the hand at
+once; the renderer keeps every hand up after the count), and the shots found are counted per
+``D``. A shot needs its hand seen ``ShotConfig.max_gap`` after the release, so a ``D`` under it
+finds almost none with any detector.
 
 The recordings keep each fresh hand's finger patch (:mod:`mafiavision.vision.appearance`), so
 ``--no-look`` measures the joints alone on the same frames (recordings made before the patch
@@ -250,6 +257,52 @@ def evaluate(
         print("  " + line)
 
 
+#: Seconds of the seat's recording replayed before a shot's deepest point (``--lost-after``).
+LEAD = 4.0
+
+
+def replay_cut(data: dict[str, np.ndarray], by_time: dict[float, list[int]], seat: int,
+               start: float, cut: float, config: ShotConfig) -> list[ShotEvent]:
+    """The shots of one seat's recorded hand seen from ``start`` to ``cut`` and not after it."""
+    detector = ShotDetector(seat, config)
+    events: list[ShotEvent] = []
+    end = cut + config.max_gap + 1.0
+    for t in (float(t) for t in data["times"]):
+        if start <= t <= end:
+            rows = [i for i in by_time.get(t, []) if data["seat"][i] == seat] if t <= cut else []
+            hands = _seen(data, rows, seat, t)
+            events += detector.update(continuing_hand(hands, detector.track), t)
+    return events + detector.update(None, end + config.max_gap + 1e-3)
+
+
+def lost_after(samples: Path, cache_dir: Path, names: list[str], model: str,
+               config: ShotConfig, delays: list[float]) -> None:
+    """Shots found with the hand gone ``D`` s after each true shot's release (``--lost-after``)."""
+    found = {d: 0 for d in delays}
+    total = 0
+    for name in names:
+        truth = json.loads((samples / f"{name}.truth.json").read_text())
+        cache = cache_dir / f"{name}.{model}.npz"
+        if not cache.exists():
+            record(samples / f"{name}.mp4", model, cache)
+        with np.load(cache) as f:
+            data = {k: f[k] for k in f.files}
+        by_time = _by_time(data)
+        shots = [g for g in truth["gestures"] if g["kind"] == "shot"]
+        counts = {d: 0 for d in delays}
+        for g in shots:
+            for d in delays:
+                events = replay_cut(data, by_time, g["seat"], g["peak"] - LEAD, g["end"] + d,
+                                    config)
+                counts[d] += any(abs(e.t - g["peak"]) <= 0.3 for e in events)
+        total += len(shots)
+        for d in delays:
+            found[d] += counts[d]
+        print(f"| {name} | {len(shots)} | " + " | ".join(str(counts[d]) for d in delays) + " |")
+    print("\nhand lost D s after each true shot's release: " + ", ".join(
+        f"D {d:g} s {found[d]}/{total}" for d in delays))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*")
@@ -277,6 +330,10 @@ def main() -> None:
     parser.add_argument(
         "--fold-threshold", type=float, metavar="SCORE", help="the fold's FoldConfig.threshold",
     )
+    parser.add_argument(
+        "--lost-after", type=float, nargs="+", metavar="D",
+        help="instead: replay each true shot alone with its hand gone D s after its release",
+    )
     add_config_option(parser)
     args = parser.parse_args()
     config = shot_config(parser, args)
@@ -298,6 +355,14 @@ def main() -> None:
         parser.error(f"--samples {args.samples}: folder not found")
     names = args.names or sorted(p.stem for p in args.samples.glob("*.mp4"))
     print(f"clips: {args.samples} ({len(names)}), tracker model {args.model}")
+    if args.lost_after:
+        if min(args.lost_after) < 0:
+            parser.error("--lost-after: seconds after the release, not negative")
+        print("| clip | true shots | " + " | ".join(f"found, lost {d:g} s after" for d in
+                                                     args.lost_after) + " |")
+        print("|---|---|" + "---|" * len(args.lost_after))
+        lost_after(args.samples, args.cache, names, args.model, config, args.lost_after)
+        return
     evaluate(args.samples, args.cache, names, args.model, args.fresh, config)
 
 
