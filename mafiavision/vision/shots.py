@@ -405,9 +405,9 @@ class _Frame:
     box: float | None  # the extent of the image landmarks' box (None: no image landmarks)
 
     @classmethod
-    def of(cls, obs: Reading, curls: np.ndarray) -> _Frame:
-        p = finger_probabilities(obs.world, obs.landmarks, thumb=False)
-        box = None if obs.landmarks is None else box_side(obs.landmarks)
+    def of(cls, reading: Reading, curls: np.ndarray) -> _Frame:
+        p = finger_probabilities(reading.world, reading.landmarks, thumb=False)
+        box = None if reading.landmarks is None else box_side(reading.landmarks)
         return cls(curls, float(p[1:3].mean()), box)
 
 
@@ -572,20 +572,20 @@ class ShotDetector:
         done += self._looks(reading, t)
         return done + self._folds(reading, t)
 
-    def _joints(self, obs: Reading, t: float) -> list[ShotEvent]:
+    def _joints(self, reading: Reading, t: float) -> list[ShotEvent]:
         """The squeezes of the joint angles (the module docstring): shots completed at ``t``."""
         cfg = self.config
-        image = obs.landmarks
+        image = reading.landmarks
         done: list[ShotEvent] = []
         if self._pending is not None and t - self._released >= cfg.max_gap:
             done, self._pending = [self._pending], None  # the hand stayed: a shot
-        raw = curl(obs.world)[1:3]  # index, middle
+        raw = curl(reading.world)[1:3]  # index, middle
         if self._raw:
             self._steps.append((t, abs(float(raw.sum() - self._raw[-1][1].sum()))))
             while self._steps[0][0] < t - cfg.baseline_window:
                 self._steps.popleft()
         self._raw.append((t, raw))
-        both = obs.networks_curl
+        both = reading.networks_curl
         if both is not None:
             self._networks.append((t, both))
             while self._networks[0][0] < t - cfg.baseline_window - cfg.max_duration:
@@ -593,8 +593,8 @@ class ShotDetector:
         while self._raw[0][0] <= t - cfg.smooth:
             self._raw.popleft()
         value = mean([v for _, v in self._raw])
-        now = self._extent_now = _extent(obs.world)
-        quiet = _BaselineFrame(t, value, image, now, float(value[0] + value[1]), obs.readings)
+        now = self._extent_now = _extent(reading.world)
+        quiet = _BaselineFrame(t, value, image, now, float(value[0] + value[1]), reading.readings)
         squeeze = self._squeeze
         if squeeze is None:
             while self._quiet and self._quiet[0].t < t - cfg.baseline_window:
@@ -616,13 +616,13 @@ class ShotDetector:
             ):
                 self._squeeze = _Squeeze(t, baseline, on, each, t, total, rise.copy(), extent,
                                          now, self._fired, self._reopened, box=self._quiet_box())
-                self._squeeze.see(_Frame.of(obs, raw))
+                self._squeeze.see(_Frame.of(reading, raw))
             else:
                 self._quiet.append(quiet)
             return done
         rise = value - squeeze.baseline
         total = float(rise[0] + rise[1])
-        squeeze.see(_Frame.of(obs, raw))
+        squeeze.see(_Frame.of(reading, raw))
         squeeze.frames.append(quiet)
         squeeze.most = np.maximum(squeeze.most, rise)
         if now < squeeze.least:
@@ -651,13 +651,13 @@ class ShotDetector:
             self._reopened = squeeze.regained > cfg.fold * squeeze.extent
         return done
 
-    def _looks(self, obs: Reading, t: float) -> list[ShotEvent]:
+    def _looks(self, reading: Reading, t: float) -> list[ShotEvent]:
         """The squeezes of the fingers' look (:class:`FingerLook`) that the joints missed: a
         squeeze of a hand that showed the gun when it started, confirmed once the hand stayed
         ``max_gap`` after it and no shot of the joints lies within ``same`` of it (the joints'
         squeeze in progress then decides first)."""
         cfg = self.config
-        patch = obs.patch
+        patch = reading.patch
         if cfg.look is None or patch is None:
             return []
         was = self._look.squeeze
@@ -688,10 +688,10 @@ class ShotDetector:
                                   depth, confidence, "look"))
         return done
 
-    def _folds(self, obs: Reading, t: float) -> list[ShotEvent]:
+    def _folds(self, reading: Reading, t: float) -> list[ShotEvent]:
         """The shots of the fingers' fold (:class:`FoldConfig`) completed at ``t``."""
         cfg, fold = self.config, self.config.finger_fold
-        patch = obs.patch
+        patch = reading.patch
         baseline = self._look.baseline
         if fold is None or patch is None or baseline is None or not self._quiet:
             return []

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -10,6 +9,7 @@ import pytest
 
 from mafiavision.analysis.seats import checks_gun
 from mafiavision.vision.gestures import classify_hand
+from mafiavision.vision.hands import HandObservation
 from mafiavision.vision.shots import ShotConfig
 from tests.vision.gesture_data import (
     mediapipe_image,
@@ -24,17 +24,9 @@ LOOKED = Path(__file__).parents[1] / "vision" / "data" / "recorded_look_seats.np
 FLOOR = ShotConfig().open_floor
 
 
-@dataclass(frozen=True)
-class _Hand:
-    seat: int
-    world: np.ndarray
-    landmarks: np.ndarray | None
-    held: bool = False
-    track: int = 0
-    score: float = 1.0
-    networks: int = 1
-    second: None = None
-    patch: None = None
+def _hand(world: np.ndarray, landmarks: np.ndarray) -> HandObservation:
+    """A fresh one-network hand at seat 1, as the trackers give it."""
+    return HandObservation(1, 0.0, landmarks, world, 1.0, 0, (0.0, 0.0, 1.0, 1.0))
 
 
 @pytest.mark.parametrize(
@@ -43,7 +35,7 @@ class _Hand:
 )
 def test_the_gun_check_on_mediapipes_real_test_hands(handdata: Path, name: str, gun: bool) -> None:
     """MediaPipe's expected landmarks of its real test photos: only the V passes."""
-    hand = _Hand(1, mediapipe_world(handdata, name), mediapipe_image(handdata, name))
+    hand = _hand(mediapipe_world(handdata, name), mediapipe_image(handdata, name))
     assert checks_gun(hand, FLOOR) == gun
 
 
@@ -56,7 +48,7 @@ def test_the_gun_check_holds_every_frame_the_pose_reads_the_gun(cut: int) -> Non
         hands = list(zip(f[f"{cut}_world"].astype(np.float64),
                          f[f"{cut}_landmarks"].astype(np.float64), strict=True))
     pose = np.array([classify_hand(w, lm).pose == "gun" for w, lm in hands])
-    check = np.array([checks_gun(_Hand(1, w, lm), FLOOR) for w, lm in hands])
+    check = np.array([checks_gun(_hand(w, lm), FLOOR) for w, lm in hands])
     assert not np.any(pose & ~check)
     assert check.sum() >= pose.sum() > 0
 
@@ -69,7 +61,7 @@ def test_the_gun_check_reuses_the_poses_reading(cut: int,
     import mafiavision.analysis.seats as seats
 
     with np.load(RECORDED) as f:
-        hands = [_Hand(1, w.astype(np.float64), lm.astype(np.float64))
+        hands = [_hand(w.astype(np.float64), lm.astype(np.float64))
                  for w, lm in zip(f[f"{cut}_world"], f[f"{cut}_landmarks"], strict=True)]
     poses = [classify_hand(h.world, h.landmarks) for h in hands]
     again = [checks_gun(h, FLOOR) for h in hands]
