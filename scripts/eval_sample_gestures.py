@@ -64,6 +64,8 @@ from mafiavision.vision.shots import (  # noqa: E402
 
 SAMPLES = ROOT / "sample_videos"
 CACHE = ROOT / "cache" / "sample_landmarks"
+#: An event of a true shot's seat within this many seconds of its deepest point finds it.
+MATCH = 0.3
 
 
 @dataclass(frozen=True)
@@ -176,6 +178,16 @@ def replay(data: dict[str, np.ndarray], seats: list[int], config: ShotConfig) ->
     return shot_events, number_events
 
 
+def load_recording(samples: Path, cache_dir: Path, name: str, model: str, fresh: bool
+                   ) -> dict[str, np.ndarray]:
+    """The recorded observations of clip ``name``, recorded first if missing (or ``fresh``)."""
+    cache = cache_dir / f"{name}.{model}.npz"
+    if fresh or not cache.exists():
+        record(samples / f"{name}.mp4", model, cache)
+    with np.load(cache) as f:
+        return {k: f[k] for k in f.files}
+
+
 def evaluate(
     samples: Path, cache_dir: Path, names: list[str], model: str, fresh: bool, config: ShotConfig
 ) -> None:
@@ -188,11 +200,8 @@ def evaluate(
         clip = samples / f"{name}.mp4"
         truth = json.loads(clip.with_suffix(".truth.json").read_text())
         seats = list(range(1, truth["seats"] + 1))
-        cache = cache_dir / f"{name}.{model}.npz"
-        if fresh or not cache.exists():
-            record(clip, model, cache)
-        with np.load(cache) as f:
-            shot_events, number_events = replay({k: f[k] for k in f.files}, seats, config)
+        shot_events, number_events = replay(
+            load_recording(samples, cache_dir, name, model, fresh), seats, config)
         true_shots = [g for g in truth["gestures"] if g["kind"] == "shot"]
         found = 0
         used: set[tuple[int, float]] = set()
@@ -201,7 +210,7 @@ def evaluate(
             # squeezes can be less than 0.3 s apart)
             hit = sorted(
                 (abs(e.t - g["peak"]), e.t) for e in shot_events[g["seat"]]
-                if abs(e.t - g["peak"]) <= 0.3 and (g["seat"], e.t) not in used
+                if abs(e.t - g["peak"]) <= MATCH and (g["seat"], e.t) not in used
             )
             by_view = views.setdefault(g["view"], [0, 0])
             by_view[1] += 1
@@ -261,40 +270,39 @@ def evaluate(
 LEAD = 4.0
 
 
-def replay_cut(data: dict[str, np.ndarray], by_time: dict[float, list[int]], seat: int,
-               start: float, cut: float, config: ShotConfig) -> list[ShotEvent]:
-    """The shots of one seat's recorded hand seen from ``start`` to ``cut`` and not after it."""
+def replay_until(data: dict[str, np.ndarray], by_time: dict[float, list[int]], seat: int,
+                 start: float, cut: float, config: ShotConfig) -> list[ShotEvent]:
+    """The shots of one seat's recorded hand seen from ``start`` to ``cut`` and gone after it
+    (one frame past ``max_gap`` later: the hand was away too long)."""
     detector = ShotDetector(seat, config)
     events: list[ShotEvent] = []
-    end = cut + config.max_gap + 1.0
     for t in (float(t) for t in data["times"]):
-        if start <= t <= end:
-            rows = [i for i in by_time.get(t, []) if data["seat"][i] == seat] if t <= cut else []
-            hands = _seen(data, rows, seat, t)
+        if start <= t <= cut:
+            hands = _seen(data, [i for i in by_time.get(t, []) if data["seat"][i] == seat],
+                          seat, t)
             events += detector.update(continuing_hand(hands, detector.track), t)
-    return events + detector.update(None, end + config.max_gap + 1e-3)
+    return events + detector.update(None, cut + config.max_gap + 1e-3)
 
 
 def lost_after(samples: Path, cache_dir: Path, names: list[str], model: str,
                config: ShotConfig, delays: list[float]) -> None:
     """Shots found with the hand gone ``D`` s after each true shot's release (``--lost-after``)."""
+    print("| clip | true shots | "
+          + " | ".join(f"found, lost {d:g} s after" for d in delays) + " |")
+    print("|---|---|" + "---|" * len(delays))
     found = {d: 0 for d in delays}
     total = 0
     for name in names:
         truth = json.loads((samples / f"{name}.truth.json").read_text())
-        cache = cache_dir / f"{name}.{model}.npz"
-        if not cache.exists():
-            record(samples / f"{name}.mp4", model, cache)
-        with np.load(cache) as f:
-            data = {k: f[k] for k in f.files}
+        data = load_recording(samples, cache_dir, name, model, False)
         by_time = _by_time(data)
         shots = [g for g in truth["gestures"] if g["kind"] == "shot"]
         counts = {d: 0 for d in delays}
         for g in shots:
             for d in delays:
-                events = replay_cut(data, by_time, g["seat"], g["peak"] - LEAD, g["end"] + d,
-                                    config)
-                counts[d] += any(abs(e.t - g["peak"]) <= 0.3 for e in events)
+                events = replay_until(data, by_time, g["seat"], g["peak"] - LEAD, g["end"] + d,
+                                      config)
+                counts[d] += any(abs(e.t - g["peak"]) <= MATCH for e in events)
         total += len(shots)
         for d in delays:
             found[d] += counts[d]
@@ -358,9 +366,6 @@ def main() -> None:
     if args.lost_after:
         if min(args.lost_after) < 0:
             parser.error("--lost-after: seconds after the release, not negative")
-        print("| clip | true shots | " + " | ".join(f"found, lost {d:g} s after" for d in
-                                                     args.lost_after) + " |")
-        print("|---|---|" + "---|" * len(args.lost_after))
         lost_after(args.samples, args.cache, names, args.model, config, args.lost_after)
         return
     evaluate(args.samples, args.cache, names, args.model, args.fresh, config)
