@@ -18,10 +18,16 @@ negatives' total, by Newton's method.
 fitted without it. ``--features FILE`` keeps the traced features, so that fits with other
 settings or held-out sets skip the replay (about 2 min per set of 16 clips).
 
+``--blend MODEL`` writes a model of two fits whose score is the mean of their log-odds: MODEL's
+first fit and this one. The packaged model is session 28's fit (the samples and sets 26–28)
+blended with session 41's (the samples and sets 38–47); its second fit's ``command`` remakes it
+from itself, and ``--hold NAME --blend mafiavision/vision/fold_model.json --out OUT`` gives the
+model the figures of docs/accuracy.md, "Session 41", read each set with.
+
 Usage::
 
     python scripts/train_fold.py --data samples sample_videos CACHE_S \\
-        --data v26 DIR26 CACHE26 ... [--hold v26] [--out PATH] [--features FILE]
+        --data v26 DIR26 CACHE26 ... [--hold v26] [--blend MODEL] [--out PATH] [--features FILE]
 """
 
 from __future__ import annotations
@@ -39,7 +45,14 @@ sys.path.insert(0, str(ROOT))
 
 from eval_sample_gestures import _by_time, _seen  # noqa: E402
 
-from mafiavision.vision.fold import MODEL_PATH, FoldConfig, FoldModel, feature_count  # noqa: E402
+from mafiavision.vision.fold import (  # noqa: E402
+    MODEL_PATH,
+    FoldConfig,
+    FoldFit,
+    FoldModel,
+    feature_count,
+    load_model,
+)
 from mafiavision.vision.shots import ShotConfig, ShotDetector, continuing_hand  # noqa: E402
 
 #: Frames this close (seconds) to a true shot's squeeze are neither positive nor negative
@@ -147,12 +160,22 @@ def main() -> None:
     parser.add_argument("--l2", type=float, default=1.0)
     parser.add_argument("--positive", type=float, default=100.0)
     parser.add_argument("--features", type=Path, help="traced features, kept between runs")
+    parser.add_argument("--blend", type=Path, metavar="MODEL",
+                        help="write the mean of MODEL's first fit and this one (the packaged "
+                             "model: session 28's fit and session 41's)")
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     args = parser.parse_args()
     data = [(n, Path(s), Path(c)) for n, s, c in args.data]
     for name, samples, cache in data:
         if not samples.is_dir() or not cache.is_dir():
             parser.error(f"--data {name}: {samples} and {cache} must be folders")
+    try:
+        blend = [load_model(args.blend).fits[0]] if args.blend else []
+    except (OSError, ValueError) as e:
+        parser.error(f"--blend: {e}")
+    if blend and blend[0].pool != args.pool:
+        parser.error(f"--blend {args.blend}: its first fit reads pool {blend[0].pool}, "
+                     f"not --pool {args.pool}")
     unknown = set(args.hold) - {n for n, _, _ in data}
     if unknown:
         parser.error(f"--hold {', '.join(sorted(unknown))}: not a --data set")
@@ -173,20 +196,22 @@ def main() -> None:
     y = np.concatenate([traced[n][1] for n in used])
     keep = y >= 0
     mean, scale, w, b = fit(x[keep], y[keep].astype(float), args.l2)
-    model = FoldModel(
+    new = FoldFit(
         pool=args.pool, positive=args.positive, l2=args.l2, mean=mean.tolist(),
         scale=scale.tolist(), weights=w.tolist(), bias=b, trained_on=used,
         frames={"positive": int((y == 1).sum()), "negative": int((y == 0).sum())},
         command="python scripts/train_fold.py " + shlex.join(sys.argv[1:]),
     )
+    model = FoldModel(fits=[*blend, new])
     args.out.write_text(model.model_dump_json(indent=None) + "\n")
     score = model.scorer()
     for n in used:
         xs, ys = traced[n]
         high = xs @ score.w + score.b >= THRESHOLD
-        print(f"  {n} (fitted): frames scoring ≥ {THRESHOLD:g}: positives "
+        print(f"  {n} (fitted on): frames scoring ≥ {THRESHOLD:g}: positives "
               f"{high[ys == 1].mean():.1%}, negatives {high[ys == 0].mean():.3%}")
-    print(f"wrote {args.out}: fitted on {', '.join(used)}; {model.frames}")
+    print(f"wrote {args.out}: fitted on {', '.join(used)}; {new.frames}"
+          + (f"; the mean with the fit on {', '.join(blend[0].trained_on)}" if blend else ""))
 
 
 if __name__ == "__main__":

@@ -9,13 +9,19 @@ from the wrist and the knuckles) minus the hand's own baseline patch (the look's
 recent quiet patches), registered on the hand below the knuckles (the landmarks' jitter moves
 the grid), divided by the baseline's contrast and pooled over ``pool`` × ``pool`` grid steps —
 signed and absolute — with the index+middle curl's rise and the hand's extent across the camera
-against their baselines. A logistic model over those features gives the score (log-odds that the
-two fingers are folded at least ``positive`` degrees, as the sample renderer bends them).
+against their baselines. A logistic model over those features gives log-odds that the two
+fingers are folded at least ``positive`` degrees, as the sample renderer bends them; the score
+is the mean of the log-odds of the model's fits.
 
-It is fitted by ``scripts/train_fold.py`` on the recorded landmarks and patches of rendered
-clips, whose truth gives each shooter's bend frame by frame (``fold_model.json``, with its
-provenance). The shot detector turns the score into shots (:class:`FoldConfig`,
-:class:`~mafiavision.vision.shots.ShotDetector`).
+Each fit is made by ``scripts/train_fold.py`` on the recorded landmarks and patches of rendered
+clips, whose truth gives each shooter's bend frame by frame (``fold_model.json``, each fit with
+its provenance). The packaged model has two: session 28's, fitted on the samples and sets
+26–28, and session 41's, on the samples and sets 38–47. Either alone reads worse than their
+mean: session 41's alone keeps its score up on a palm-side gun whose landmarks stay on a fist
+after the release, which session 28's does not; on the seen sets 38–46, each read with a second
+fit made without it, the mean found 378 of 423 shots with 24 false, session 28's alone 375 with
+36 (docs/accuracy.md, "Session 41"). The shot detector turns the score into shots
+(:class:`FoldConfig`, :class:`~mafiavision.vision.shots.ShotDetector`).
 """
 
 from __future__ import annotations
@@ -43,8 +49,8 @@ CURL_SCALE = 50.0
 RELEASE_AFTER = 0.15
 
 
-class FoldModel(BaseModel):
-    """A fitted fold model (``fold_model.json``): feature standardisation, weights, provenance."""
+class FoldFit(BaseModel):
+    """One fitted logistic model: feature standardisation, weights, provenance."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -60,7 +66,7 @@ class FoldModel(BaseModel):
     command: str
 
     @model_validator(mode="after")
-    def _sizes(self) -> FoldModel:
+    def _sizes(self) -> FoldFit:
         n = feature_count(self.pool)
         for name in ("mean", "scale", "weights"):
             if len(getattr(self, name)) != n:
@@ -70,9 +76,35 @@ class FoldModel(BaseModel):
             raise ValueError("scale: every value must be positive")
         return self
 
-    def scorer(self) -> FoldScorer:
+    def folded(self) -> tuple[np.ndarray, float]:
+        """The fit as one dot product on raw features: (weights, bias)."""
         w = np.asarray(self.weights) / np.asarray(self.scale)
-        return FoldScorer(self.pool, w, float(self.bias - w @ np.asarray(self.mean)))
+        return w, float(self.bias - w @ np.asarray(self.mean))
+
+
+class FoldModel(BaseModel):
+    """The fold model (``fold_model.json``): one or more fits on the same features; the score is
+    the mean of their log-odds."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    fits: list[FoldFit] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _one_pool(self) -> FoldModel:
+        pools = {f.pool for f in self.fits}
+        if len(pools) > 1:
+            raise ValueError(f"fits: every fit must read the same pool, got {sorted(pools)}")
+        return self
+
+    @property
+    def pool(self) -> int:
+        return self.fits[0].pool
+
+    def scorer(self) -> FoldScorer:
+        folded = [f.folded() for f in self.fits]
+        w = np.mean([w for w, _ in folded], axis=0)
+        return FoldScorer(self.pool, w, float(np.mean([b for _, b in folded])))
 
 
 @dataclass(frozen=True)

@@ -105,16 +105,24 @@ def test_bad_patch_shapes_are_named(shapes: tuple, message: str) -> None:
         fold_features(a, Baseline(b), 0.0, 1.0, 2)
 
 
-def test_the_packaged_model_is_valid_and_says_what_it_was_fitted_on() -> None:
+def test_the_packaged_model_is_valid_and_says_what_each_fit_was_fitted_on() -> None:
     model = load_model()
-    assert model.trained_on and model.frames["positive"] > 0 and model.frames["negative"] > 0
-    assert model.command.startswith("python scripts/train_fold.py")
-    scorer = model.scorer()
+    assert len(model.fits) == 2
+    for fit in model.fits:
+        assert fit.trained_on and fit.frames["positive"] > 0 and fit.frames["negative"] > 0
+        assert fit.command.startswith("python scripts/train_fold.py")
+    assert not set(model.fits[0].trained_on) & set(model.fits[1].trained_on) - {"s"}
+
+
+def test_the_score_is_the_mean_of_the_fits_log_odds() -> None:
+    model = load_model()
     base = patch()
     bent = patch(fold=0.5)
     x = fold_features(bent, compared(bent, base), 0.0, 1.0, model.pool)
-    z = (x - np.asarray(model.mean)) / np.asarray(model.scale)
-    assert scorer.score(x) == pytest.approx(float(z @ np.asarray(model.weights)) + model.bias)
+    each = [float((x - np.asarray(f.mean)) / np.asarray(f.scale) @ np.asarray(f.weights)) + f.bias
+            for f in model.fits]
+    assert model.scorer().score(x) == pytest.approx(np.mean(each))
+    assert len(set(np.round(each, 6))) == len(each)  # the fits differ: the mean is not one of them
 
 
 @pytest.mark.parametrize(
@@ -122,18 +130,41 @@ def test_the_packaged_model_is_valid_and_says_what_it_was_fitted_on() -> None:
     [({"weights": [0.0]}, "weights: expected"),
      ({"mean": []}, "mean: expected"),
      ({"pool": 0}, "pool"),
+     ({"pool": 4}, "expected"),
      ({"extra": 1}, "extra")],
 )
-def test_a_bad_model_file_is_named_with_its_field(
-    tmp_path: Path, change: dict, message: str
-) -> None:
+def test_a_bad_fit_is_named_with_its_field(tmp_path: Path, change: dict, message: str) -> None:
     data = json.loads(MODEL_PATH.read_text())
-    data.update(change)
+    data["fits"][-1].update(change)
     bad = tmp_path / "fold_model.json"
     bad.write_text(json.dumps(data))
     with pytest.raises(ValueError, match=message) as info:
         load_model(bad)
     assert str(bad) in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [({"fits": []}, "fits"),
+     ({}, "fits"),
+     ({"pool": 2, "weights": []}, "fits")],
+)
+def test_a_file_without_fits_is_named(tmp_path: Path, data: dict, message: str) -> None:
+    bad = tmp_path / "fold_model.json"
+    bad.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match=message) as info:
+        load_model(bad)
+    assert str(bad) in str(info.value)
+
+
+def test_every_fit_must_read_the_same_pool() -> None:
+    data = json.loads(MODEL_PATH.read_text())
+    fit = data["fits"][0]
+    n = feature_count(4)
+    data["fits"].append({**fit, "pool": 4, "mean": [0.0] * n, "scale": [1.0] * n,
+                         "weights": [0.0] * n})
+    with pytest.raises(ValueError, match="same pool"):
+        FoldModel.model_validate(data)
 
 
 def test_a_missing_model_file_is_named(tmp_path: Path) -> None:
@@ -143,6 +174,6 @@ def test_a_missing_model_file_is_named(tmp_path: Path) -> None:
 
 def test_scales_must_be_positive() -> None:
     data = json.loads(MODEL_PATH.read_text())
-    data["scale"][3] = 0.0
+    data["fits"][0]["scale"][3] = 0.0
     with pytest.raises(ValueError, match="scale"):
         FoldModel.model_validate(data)
