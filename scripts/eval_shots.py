@@ -15,9 +15,17 @@ noise of a given size on every world landmark gives (the sequences use 0.5–1.5
 Prints recall per shot kind (a shot is found when an event lies within ±0.3 s of its deepest
 point), false shots per 10 minutes of no-shot motion per kind, the per-frame cost of ``update``.
 
+``--held H ...`` measures held squeezes instead: per hold time H (seconds), ``--clips-per-kind``
+raised guns each squeezed once — the fingers close in 0.1–0.2 s to 0.5–1 of the fist, stay
+closed H s and open again — and counts the clips with exactly one shot, within 0.3 s + H/2 of
+the hold's middle. It tells what ``ShotConfig.max_duration`` (the longest squeeze that is a
+shot) costs a player who holds the squeeze (``--set max_duration=0.8``). The rendered clips hold
+no squeeze longer than 0.5 s, so this is the measure of it.
+
 Usage::
 
     python scripts/eval_shots.py [--clips-per-kind 60] [--seed 2] [--jitter]
+    python scripts/eval_shots.py --held 0.3 0.5 0.8 1.0 [--set max_duration=0.8]
 """
 
 from __future__ import annotations
@@ -41,6 +49,7 @@ from mafiavision.vision.gestures import classify_hand  # noqa: E402
 from mafiavision.vision.landmark_sequences import (  # noqa: E402
     NEGATIVE_KINDS,
     SHOT_KINDS,
+    SequenceSpec,
     build,
     scenario,
 )
@@ -155,6 +164,43 @@ def evaluate(
     )
 
 
+def held_closure(start: float, ramp: float, hold: float, amount: float):
+    """The fingers' fraction of the fist: 0, closing over ``ramp`` from ``start``, ``amount``
+    for ``hold`` seconds, opening over ``ramp`` (raised-cosine ramps)."""
+
+    def fraction(t: np.ndarray) -> np.ndarray:
+        x = np.clip(np.minimum((t - start) / ramp, (start + 2 * ramp + hold - t) / ramp), 0, 1)
+        return amount * 0.5 * (1 - np.cos(np.pi * x))
+
+    return fraction
+
+
+def evaluate_held(guns: list[np.ndarray], fist: np.ndarray, holds: list[float], per_hold: int,
+                  seed: int, config: ShotConfig) -> None:
+    """Recall of squeezes held ``holds`` seconds (``--held``)."""
+    print(f"{len(guns)} real gun frames, {per_hold} clips per hold, seed {seed}")
+    print("\n| held (s) | clips | one shot at the squeeze | none | more than one or elsewhere |")
+    print("|---|---|---|---|---|")
+    for hold in holds:
+        rng = np.random.default_rng(seed)
+        one = none = 0
+        for _ in range(per_hold):
+            gun = guns[int(rng.integers(len(guns)))]
+            ramp = float(rng.uniform(0.1, 0.2))
+            index = held_closure(2.0, ramp, hold, float(rng.uniform(0.5, 1.0)))
+            middle = held_closure(2.0, ramp, hold, float(rng.uniform(0.5, 1.0)))
+            spec = SequenceSpec(2.0 + 2 * ramp + hold + 2.0, index=index, middle=middle)
+            detector = ShotDetector(1, config)
+            events = []
+            for t, obs in build(spec, gun, fist, rng):
+                events += detector.update(obs, t)
+            middle_t = 2.0 + ramp + hold / 2
+            near = [e for e in events if abs(e.t - middle_t) <= 0.3 + hold / 2]
+            one += len(events) == 1 and len(near) == 1
+            none += not events
+        print(f"| {hold:g} | {per_hold} | {one} | {none} | {per_hold - one - none} |")
+
+
 def add_config_option(parser: argparse.ArgumentParser) -> None:
     """``--set NAME=VALUE`` (repeatable): override a numeric :class:`ShotConfig` field."""
     parser.add_argument(
@@ -190,6 +236,8 @@ def main() -> None:
     parser.add_argument("--clips-per-kind", type=int, default=60)
     parser.add_argument("--seed", type=int, default=2)
     parser.add_argument("--jitter", action="store_true", help="also measure real jitter first")
+    parser.add_argument("--held", type=float, nargs="+", metavar="SECONDS",
+                        help="measure squeezes held this long instead of the kinds")
     add_config_option(parser)
     args = parser.parse_args()
     config = shot_config(parser, args)
@@ -197,6 +245,12 @@ def main() -> None:
     print(f"data: {args.cache} (eval part) and {args.handdata / TESTDATA}/fist")
     if args.jitter:
         measure_jitter(cache, args.handdata, np.random.default_rng(args.seed))
+    if args.held:
+        if min(args.held) <= 0:
+            parser.error(f"--held {' '.join(map(str, args.held))}: every hold must be > 0 s")
+        evaluate_held(gun_frames(cache), testdata_world(args.handdata, "fist"), args.held,
+                      args.clips_per_kind, args.seed, config)
+        return
     evaluate(
         gun_frames(cache),
         testdata_world(args.handdata, "fist"),
