@@ -34,6 +34,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -164,7 +165,8 @@ def evaluate(
     )
 
 
-def held_closure(start: float, ramp: float, hold: float, amount: float):
+def held_closure(start: float, ramp: float, hold: float, amount: float
+                 ) -> Callable[[np.ndarray], np.ndarray]:
     """The fingers' fraction of the fist: 0, closing over ``ramp`` from ``start``, ``amount``
     for ``hold`` seconds, opening over ``ramp`` (raised-cosine ramps)."""
 
@@ -240,14 +242,14 @@ def main() -> None:
                         help="measure squeezes held this long instead of the kinds")
     add_config_option(parser)
     args = parser.parse_args()
+    if args.held and min(args.held) <= 0:
+        parser.error(f"--held {' '.join(map(str, args.held))}: every hold must be > 0 s")
     config = shot_config(parser, args)
     cache = load_cache(args.cache)
     print(f"data: {args.cache} (eval part) and {args.handdata / TESTDATA}/fist")
     if args.jitter:
         measure_jitter(cache, args.handdata, np.random.default_rng(args.seed))
     if args.held:
-        if min(args.held) <= 0:
-            parser.error(f"--held {' '.join(map(str, args.held))}: every hold must be > 0 s")
         evaluate_held(gun_frames(cache), testdata_world(args.handdata, "fist"), args.held,
                       args.clips_per_kind, args.seed, config)
         return
