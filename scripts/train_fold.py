@@ -21,8 +21,9 @@ settings or held-out sets skip the replay (about 2 min per set of 16 clips).
 ``--blend MODEL`` writes a model of two fits whose score is the mean of their log-odds: MODEL's
 first fit and this one. The packaged model is session 28's fit (the samples and sets 26–28)
 blended with session 41's (the samples and sets 38–47); its second fit's ``command`` remakes it
-from itself, and ``--hold NAME --blend mafiavision/vision/fold_model.json --out OUT`` gives the
-model the figures of docs/accuracy.md, "Session 41", read each set with.
+from itself. ``--hold NAME --blend mafiavision/vision/fold_model.json --out OUT`` gives a blend
+whose refit has not seen NAME: docs/accuracy.md, "Session 41", read each of sets 38–46 with such a
+blend, its refit fitted on the samples and sets 38–46 without the set read (``--data`` v38–v46).
 
 Usage::
 
