@@ -249,17 +249,11 @@ def main() -> None:
     print(f"data: {args.cache} (eval part) and {args.handdata / TESTDATA}/fist")
     if args.jitter:
         measure_jitter(cache, args.handdata, np.random.default_rng(args.seed))
+    guns, fist = gun_frames(cache), testdata_world(args.handdata, "fist")
     if args.held:
-        evaluate_held(gun_frames(cache), testdata_world(args.handdata, "fist"), args.held,
-                      args.clips_per_kind, args.seed, config)
-        return
-    evaluate(
-        gun_frames(cache),
-        testdata_world(args.handdata, "fist"),
-        args.clips_per_kind,
-        args.seed,
-        config,
-    )
+        evaluate_held(guns, fist, args.held, args.clips_per_kind, args.seed, config)
+    else:
+        evaluate(guns, fist, args.clips_per_kind, args.seed, config)
 
 
 if __name__ == "__main__":
