@@ -183,21 +183,22 @@ def evaluate_held(guns: list[np.ndarray], fist: np.ndarray, holds: list[float], 
     print(f"{len(guns)} real gun frames, {per_hold} clips per hold, seed {seed}")
     print("\n| held (s) | clips | one shot at the squeeze | none | more than one or elsewhere |")
     print("|---|---|---|---|---|")
+    start = settle = 2.0  # the gun held before the squeeze, and after it
     for hold in holds:
         rng = np.random.default_rng(seed)
         one = none = 0
         for _ in range(per_hold):
             gun = guns[int(rng.integers(len(guns)))]
             ramp = float(rng.uniform(0.1, 0.2))
-            index = held_closure(2.0, ramp, hold, float(rng.uniform(0.5, 1.0)))
-            middle = held_closure(2.0, ramp, hold, float(rng.uniform(0.5, 1.0)))
-            spec = SequenceSpec(2.0 + 2 * ramp + hold + 2.0, index=index, middle=middle)
+            index = held_closure(start, ramp, hold, float(rng.uniform(0.5, 1.0)))
+            middle = held_closure(start, ramp, hold, float(rng.uniform(0.5, 1.0)))
+            spec = SequenceSpec(start + 2 * ramp + hold + settle, index=index, middle=middle)
             detector = ShotDetector(1, config)
             events = []
             for t, obs in build(spec, gun, fist, rng):
                 events += detector.update(obs, t)
-            middle_t = 2.0 + ramp + hold / 2
-            near = [e for e in events if abs(e.t - middle_t) <= 0.3 + hold / 2]
+            held_middle = start + ramp + hold / 2
+            near = [e for e in events if abs(e.t - held_middle) <= 0.3 + hold / 2]
             one += len(events) == 1 and len(near) == 1
             none += not events
         print(f"| {hold:g} | {per_hold} | {one} | {none} | {per_hold - one - none} |")
