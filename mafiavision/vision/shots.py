@@ -690,11 +690,11 @@ class ShotDetector:
 
     def _folds(self, reading: Reading, t: float) -> list[ShotEvent]:
         """The shots of the fingers' fold (:class:`FoldConfig`) completed at ``t``."""
-        cfg, fold = self.config, self.config.finger_fold
+        fold = self.config.finger_fold
         patch = reading.patch
         baseline = self._look.baseline
         if fold is None or patch is None or baseline is None or not self._quiet:
-            return []
+            return self._fold_waits(t, None)
         rise = float(self._raw[-1][1].sum()) - self._quiet_curl()
         features = fold_features(patch, baseline, rise, self._extent_now / self._quiet_extent(),
                                  fold.trace_pool if self._fold is None else self._fold.pool)
@@ -723,6 +723,23 @@ class ShotDetector:
                     for w in near:
                         self._fold_waiting.remove(w)
                     self._fold_waiting.append(_FoldPeak(peak_t, peak, start, max(0.0, peak_rise)))
+        return self._fold_waits(t, score)
+
+    def _fold_waits(self, t: float, score: float | None) -> list[ShotEvent]:
+        """The waiting fold peaks at ``t``, whose frame scored ``score`` (None: a fresh frame the
+        fold could not score — the finger patch partly out of view, say — which shows no
+        release but counts toward ``FoldConfig.within``): a peak not released within ``within``
+        of it is dropped (a pose or a light that changed for good), and a released peak whose
+        hand stayed ``max_gap`` is a shot (:meth:`_fold_shot`) unless a squeeze of the joints
+        in progress decides first. Returns the shots completed at ``t``."""
+        cfg, fold = self.config, self.config.finger_fold
+        if fold is None:
+            return []
+        self._fold_waiting = [w for w in self._fold_waiting
+                              if w.released is not None or t - w.t <= fold.within + _CLOCK_EPS]
+        if score is None:
+            return []
+        low = fold.release * fold.threshold
         done = []
         for w in list(self._fold_waiting):
             if w not in self._fold_waiting:
@@ -730,8 +747,6 @@ class ShotDetector:
             if w.released is None and t >= w.t + RELEASE_AFTER - _CLOCK_EPS and score < low:
                 w.released = t
             if w.released is None:
-                if t - w.t > fold.within + _CLOCK_EPS:
-                    self._fold_waiting.remove(w)
                 continue
             if t - w.released < cfg.max_gap - _CLOCK_EPS:
                 continue

@@ -32,6 +32,7 @@ from mafiavision.vision.shots import (
     ShotConfig,
     ShotDetector,
     ShotEvent,
+    _FoldPeak,
     _Squeeze,
     combine_networks,
     combined_probabilities,
@@ -964,3 +965,34 @@ def test_a_weak_squeeze_of_the_joints_needs_the_fold_to_agree(
     squeeze = _Squeeze(10.0, np.zeros(2), 20.0, 10.0, 10.1, peak, np.array([14.0, 14.0]),
                        extent=0.1, least=0.05, after=None, low=[0.1, 0.1], curls=RISING)
     assert (detector._judge(squeeze, 10.3) is not None) == shot
+
+
+@pytest.mark.parametrize(
+    ("frames", "shot"),
+    [
+        # scored frames: released at 10.3 (under 0.5 × 8), the hand stays 0.25 s: a shot
+        ([(10.2, 20.0), (10.3, 2.0), (10.4, 2.0), (10.6, 1.0)], 10.6),
+        # released 0.55 s after the peak, within ``within`` (0.6 s): a shot
+        ([(10.2, None), (10.4, None), (10.55, 2.0), (10.7, None), (10.8, 2.0)], 10.8),
+        # the frames to 10.6 s could not be scored: the first low score, at 10.7 s, comes
+        # 0.7 s after the peak (the detector before session 44 released it there and fired:
+        # v53_triad_hits_en seat 10, a lite misread held 1.8 s while its patch left the image)
+        ([(10.2, None), (10.4, None), (10.6, None), (10.7, 2.0), (11.0, 2.0)], None),
+        # scored all along, the score falls back only at 10.65 s: too late, no shot
+        ([(10.2, 20.0), (10.4, 15.0), (10.6, 12.0), (10.65, 2.0), (11.0, 2.0)], None),
+        # released in time, then frames that cannot be scored: the shot waits for a scored one
+        ([(10.3, 2.0), (10.6, None), (10.7, None), (10.8, 2.0)], 10.8),
+    ],
+)
+def test_a_fold_peak_is_released_within_its_time_scored_or_not(
+    frames: list[tuple[float, float | None]], shot: float | None
+) -> None:
+    """A fold peak at 10.0 s (``FoldConfig``: release under 0.5 × 8 between 0.15 and 0.6 s
+    after the peak, then the hand in view ``max_gap`` 0.25 s); ``frames``: each later frame's
+    score, None where the fold could not score it (no finger patch). The time to release
+    counts every frame, scored or not."""
+    detector = ShotDetector(1, ShotConfig())
+    detector._fold_waiting.append(_FoldPeak(10.0, 20.0, 9.9, 0.0))
+    fired = [(t, e) for t, score in frames for e in detector._fold_waits(t, score)]
+    assert [t for t, _ in fired] == ([] if shot is None else [shot]), fired
+    assert all(e.t == 10.0 and e.source == "fold" for _, e in fired), fired
