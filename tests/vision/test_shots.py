@@ -976,7 +976,8 @@ def test_a_weak_squeeze_of_the_joints_needs_the_fold_to_agree(
         ([(10.2, None), (10.4, None), (10.55, 2.0), (10.7, None), (10.8, 2.0)], 10.8),
         # the frames to 10.6 s could not be scored: the first low score, at 10.7 s, comes
         # 0.7 s after the peak (the detector before session 44 released it there and fired:
-        # v53_triad_hits_en seat 10, a lite misread held 1.8 s while its patch left the image)
+        # v53_triad_hits_en seat 10: a lite misread held 1.8 s, the fold scoring no frame while
+        # the fingers' look rebuilt its baseline)
         ([(10.2, None), (10.4, None), (10.6, None), (10.7, 2.0), (11.0, 2.0)], None),
         # scored all along, the score falls back only at 10.65 s: too late, no shot
         ([(10.2, 20.0), (10.4, 15.0), (10.6, 12.0), (10.65, 2.0), (11.0, 2.0)], None),
