@@ -729,10 +729,10 @@ class ShotDetector:
         """The waiting fold peaks at ``t``, whose frame scored ``score`` (None: a fresh frame the
         fold could not score — no finger patch, or no baseline while the fingers' look rebuilds
         its own — which shows no release but counts toward ``FoldConfig.within``): a peak not
-        released within ``within``
-        of it is dropped (a pose or a light that changed for good), and a released peak whose
-        hand stayed ``max_gap`` is a shot (:meth:`_fold_shot`) unless a squeeze of the joints
-        in progress decides first. Returns the shots completed at ``t``."""
+        released within ``within`` of it is dropped (a pose or a light that changed for good),
+        and a released peak whose hand stayed ``max_gap`` is a shot (:meth:`_fold_shot`) unless
+        a squeeze of the joints in progress decides first. Returns the shots completed at
+        ``t``."""
         cfg, fold = self.config, self.config.finger_fold
         if fold is None:
             return []

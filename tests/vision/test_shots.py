@@ -990,8 +990,8 @@ def test_a_fold_peak_is_released_within_its_time_scored_or_not(
 ) -> None:
     """A fold peak at 10.0 s (``FoldConfig``: release under 0.5 × 8 between 0.15 and 0.6 s
     after the peak, then the hand in view ``max_gap`` 0.25 s); ``frames``: each later frame's
-    score, None where the fold could not score it (no finger patch). The time to release
-    counts every frame, scored or not."""
+    score, None where the fold could not score it (no finger patch, or no baseline). The time
+    to release counts every frame, scored or not."""
     detector = ShotDetector(1, ShotConfig())
     detector._fold_waiting.append(_FoldPeak(10.0, 20.0, 9.9, 0.0))
     fired = [(t, e) for t, score in frames for e in detector._fold_waits(t, score)]
