@@ -276,6 +276,9 @@ class ShotConfig:
     #: closing does not (session 32, docs/accuracy.md § Shots).
     gun_window: float = 0.5
     max_gap: float = 0.25
+    #: A squeeze of the joints in progress survives a gap of at most this many seconds when the
+    #: hand comes back where it was: a network may lose a palm at its deepest for a few frames.
+    squeeze_gap: float = 0.4
     #: The hand folded when its extent across the camera (:func:`_extent`) fell to this share
     #: of its baseline during the squeeze. Tuned on ``scripts/eval_shots.py`` (seed 2, 60 clips
     #: per kind, real frames): the real squeezes (face, double, turning; 237 found) reach
@@ -438,6 +441,7 @@ class ShotDetector:
         #: extent) since that shot's release.
         self._reopened = True
         self._last_seen: float | None = None
+        self._last_centre: np.ndarray | None = None  # the palm's centre in the last fresh frame
         #: The tracker's id of the hand the detector follows (None: none yet / untracked input).
         self.track: int | None = None
         self._look = FingerLook(self.config.look)
@@ -558,19 +562,37 @@ class ShotDetector:
         """Feed the seat's hand at time ``t`` (None: no hand seen); returns the shots completed."""
         cfg = self.config
         done: list[ShotEvent] = []
-        if self._last_seen is not None and t - self._last_seen > cfg.max_gap:
+        reading = shot_reading(obs)
+        fresh = reading is not None and not reading.held
+        if self._last_seen is not None and t - self._last_seen > cfg.max_gap and not (
+            self._bridged(reading if fresh else None, t)
+        ):
             done = self._lost()
             self._restart()  # the hand was away too long: abort, build a new baseline
-        reading = shot_reading(obs)
         if reading is None or reading.held:
             return done  # no fresh landmarks (a held observation repeats the last ones)
         self._last_seen = t
+        self._last_centre = _palm_centre(reading.landmarks)
         if self._seen_since is None:
             self._seen_since = t
         self.track = reading.track
         done += self._joints(reading, t)
         done += self._looks(reading, t)
         return done + self._folds(reading, t)
+
+    def _bridged(self, reading: Reading | None, t: float) -> bool:
+        """Whether a gap longer than ``max_gap`` leaves a squeeze of the joints in progress
+        open: for at most ``squeeze_gap`` seconds, waiting (``reading`` None) or ended by a
+        fresh hand whose palm lies within one hand size of its last fresh place."""
+        cfg = self.config
+        if self._squeeze is None or t - self._last_seen > cfg.squeeze_gap:  # type: ignore[operator]
+            return False
+        if reading is None:
+            return True
+        centre, last = _palm_centre(reading.landmarks), self._last_centre
+        if centre is None or last is None:
+            return False
+        return float(np.linalg.norm(centre - last)) <= box_side(reading.landmarks)  # type: ignore[arg-type]
 
     def _joints(self, reading: Reading, t: float) -> list[ShotEvent]:
         """The squeezes of the joint angles (the module docstring): shots completed at ``t``."""
@@ -932,6 +954,11 @@ def _correlation(curls: np.ndarray) -> float:
     if len(curls) < 3 or curls.std(axis=0).min() == 0:
         return 0.0
     return float(np.corrcoef(curls[:, 0], curls[:, 1])[0, 1])
+
+
+def _palm_centre(landmarks: np.ndarray | None) -> np.ndarray | None:
+    """The mean of the wrist and the four knuckles in the image (None: no image landmarks)."""
+    return None if landmarks is None else landmarks[[0, 5, 9, 13, 17], :2].mean(axis=0)
 
 
 def box_side(landmarks: np.ndarray) -> float:
