@@ -446,7 +446,7 @@ class ShotDetector:
         #: extent) since that shot's release.
         self._reopened = True
         self._last_seen: float | None = None
-        self._last_centre: np.ndarray | None = None  # the palm's centre in the last fresh frame
+        self._last_image: np.ndarray | None = None  # the last fresh frame's image landmarks
         #: The tracker's id of the hand the detector follows (None: none yet / untracked input).
         self.track: int | None = None
         self._look = FingerLook(self.config.look)
@@ -467,7 +467,6 @@ class ShotDetector:
         cfg = self.config
         self._fold_keep = max(_FOLD_START_SPAN, cfg.max_duration + cfg.max_gap + cfg.smooth)
         self._fold_waiting: list[_FoldPeak] = []
-        self._fold_times: deque[float] = deque(maxlen=8)  # peaks of the fold's shots
         self._seen_since: float | None = None  # the first fresh frame since the last restart
         #: (time, features) of every fresh frame the fold read, when not None
         #: (``scripts/train_fold.py`` sets it to a list to fit the model)
@@ -578,7 +577,7 @@ class ShotDetector:
         if reading is None or reading.held:
             return done  # no fresh landmarks (a held observation repeats the last ones)
         self._last_seen = t
-        self._last_centre = None if reading.landmarks is None else _palm_centre(reading.landmarks)
+        self._last_image = reading.landmarks
         if self._seen_since is None:
             self._seen_since = t
         self.track = reading.track
@@ -595,10 +594,10 @@ class ShotDetector:
             return False
         if reading is None:
             return True
-        image, last = reading.landmarks, self._last_centre
+        image, last = reading.landmarks, self._last_image
         if image is None or last is None:
             return False
-        return float(np.linalg.norm(_palm_centre(image) - last)) <= box_side(image)
+        return float(np.linalg.norm(_palm_centre(image) - _palm_centre(last))) <= box_side(image)
 
     def _joints(self, reading: Reading, t: float) -> list[ShotEvent]:
         """The squeezes of the joint angles (the module docstring): shots completed at ``t``."""
@@ -802,7 +801,6 @@ class ShotDetector:
             return []
         self._shot_times.append(w.t)
         self._pixel_times.append(w.t)
-        self._fold_times.append(w.t)
         return [ShotEvent(self.seat, w.t, w.released - w.start, w.rise,
                           w.score / (w.score + fold.threshold), "fold")]
 

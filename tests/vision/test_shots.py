@@ -1053,9 +1053,13 @@ def test_a_fold_peak_soon_after_the_seats_shot_is_its_rebound(
     again 1.18–1.26 s after the hand's shot, and the detector before session 46 gave a second
     shot, a miss by the rules)."""
     detector = ShotDetector(1, ShotConfig())
-    detector._shot_times.append(10.0 - before)
-    if source == "fold":
-        detector._fold_times.append(10.0 - before)
+    first = 10.0 - before
+    if source == "fold":  # the seat's shot is a fold peak that fired the same way
+        detector._fold_waiting.append(_FoldPeak(first, 20.0, first - 0.1, 0.0))
+        shots = [e for t in (first + 0.3, first + 0.6) for e in detector._fold_waits(t, 2.0)]
+        assert [e.t for e in shots] == [first], shots
+    else:
+        detector._shot_times.append(first)
     detector._fold_waiting.append(_FoldPeak(10.0, 20.0, 9.9, 0.0))
     fired = [e for t, score in [(10.3, 2.0), (10.6, 2.0)] for e in detector._fold_waits(t, score)]
     assert [e.t for e in fired] == ([10.0] if shot else []), fired
