@@ -176,24 +176,16 @@ class FoldConfig:
     ``release`` × ``threshold`` between :data:`RELEASE_AFTER` and ``within`` after the peak (a
     squeeze is released; a pose or light that changes for good is not); the hand stays in view
     ``max_gap`` after that; no shot of the joints or the look lies within ``ShotConfig.same`` of
-    it, and none of the seat's shots, of any signal, lies within ``after`` before it (a release
-    rebounding). Peaks within ``apart`` of one another are one squeeze: the highest waits.
-    Chosen with the model on the seen sets 26–28 and the samples, each set read by a model
-    fitted without it (docs/accuracy.md, "Session 28"), except ``after``.
+    it, and none of the seat's shots, of any signal, lies within ``ShotConfig.rebound`` before it
+    (a release rebounding). Peaks within ``apart`` of one another are one squeeze: the highest
+    waits. Chosen with the model on the seen sets 26–28 and the samples, each set read by a model
+    fitted without it (docs/accuracy.md, "Session 28").
     """
 
     threshold: float = 8.0
     release: float = 0.5
     within: float = 0.6
     steady: float = 0.9
-    #: Session 46: 1.0 → 1.5 s and the fold's own shots counted too (before: a shot of the
-    #: fold only within ``apart``): two false shots of validation set 57 were a palm's fold score
-    #: peaking again 1.18–1.26 s after that hand's shot, its fingers' pixels still changing under
-    #: a flaring light; no true shot of the seen sets 53–57 or the samples comes within 1.5 s of
-    #: its seat's last (doubles on one number come 0.45 s apart, under the old 1.0 s already).
-    #: The moderator's count gives about 1 s a number, so a fold-only second squeeze on the very
-    #: next number is read as the rebound of the first: the joints still find it.
-    after: float = 1.5
     apart: float = 0.6
     #: A squeeze of the fingers' look, or a squeeze of the joints whose rise stays under
     #: ``ShotConfig.strong`` × its threshold, is a shot only if the fold score reached this
