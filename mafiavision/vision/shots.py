@@ -307,12 +307,17 @@ class ShotConfig:
     #: threshold: on the sample clips and sets 1–5 (lite, full, lite+full) that found 4 more
     #: back-of-hand squeezes (correlation 0.87–0.89, 1.33–2.15 × deep) and no false shot; on
     #: the unseen set 7 it changed nothing, on set 6 (read again) lite gained one false shot
-    #: (docs/accuracy.md, "Session 7").
+    #: (docs/accuracy.md, "Session 7"). Session 47 lowered the coherent rise's balance
+    #: 0.8 → 0.6: seen from the back of the hand one finger hides the other and reads less
+    #: bend. On the seen sets 53–59 and the samples that found 2 more back-of-hand squeezes
+    #: (balance 0.66 and 0.75; with both networks or lite alone) and no false shot; a still
+    #: raised gun's drift in set 2 (lite, no finger patches to check the fold by) rose at a
+    #: balance of 0.51 (``test_a_still_raised_gun_on_recorded_landmarks_does_not_shoot``).
     folded_p: float = 0.5
     shrink: float = 0.7
     strong: float = 2.5
     coherent_corr: float = 0.85
-    coherent_balance: float = 0.8
+    coherent_balance: float = 0.6
     coherent_depth: float = 1.3
     #: A squeeze held past ``max_duration`` re-baselines on its last this many seconds.
     held: float = 0.6

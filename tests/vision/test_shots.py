@@ -600,7 +600,7 @@ APART = [np.array([0.0, 5.0]), np.array([12.0, 0.0]), np.array([3.0, 14.0]),
         ([0.9, 0.9], 0.1, None, float("inf"), 49.0, 12.0, APART, False),
         ([0.9, 0.9], 0.1, None, float("inf"), 26.0, 12.0, RISING, True),  # coherent, 1.3 ×
         ([0.9, 0.9], 0.1, None, float("inf"), 25.0, 12.0, RISING, False),  # under 1.3 ×
-        ([0.9, 0.9], 0.1, None, float("inf"), 30.0, 11.0, RISING, False),  # balance < 0.8
+        ([0.9, 0.9], 0.1, None, float("inf"), 30.0, 11.0, RISING, True),  # balance 0.79
     ],
 )
 def test_a_shot_needs_evidence_that_the_fingers_came_down(
@@ -612,6 +612,28 @@ def test_a_shot_needs_evidence_that_the_fingers_came_down(
     squeeze = _Squeeze(10.0, np.zeros(2), 20.0, 10.0, 10.1, peak, np.array([small, 14.0]),
                        extent=0.1, least=least, after=None, box=box, box_least=box_least,
                        low=low, curls=curls)
+    assert (ShotDetector(1)._judge(squeeze, 10.3) is not None) == shot
+
+
+@pytest.mark.parametrize(
+    ("small", "large", "shot"),
+    [
+        (16.0, 20.0, True),  # 0.8
+        (15.0, 20.0, True),  # 0.75: refused under session 7's 0.8
+        (12.0, 20.0, True),  # 0.6
+        (11.9, 20.0, False),  # under 0.6: a still gun's drift rose at 0.51 (set 2, lite)
+    ],
+)
+def test_a_coherent_rise_needs_index_and_middle_within_its_balance(
+    small: float, large: float, shot: bool
+) -> None:
+    """The coherent rise alone (no finger read folded, the hand its full extent, 1.5 × a 20°
+    threshold, the two fingers moving together) is a shot when the smaller finger's rise is at
+    least ``coherent_balance`` (0.6) of the larger's: seen from the back one finger hides the
+    other and reads less bend."""
+    squeeze = _Squeeze(10.0, np.zeros(2), 20.0, 10.0, 10.1, 30.0, np.array([small, large]),
+                       extent=0.1, least=0.1, after=None, box=None, box_least=float("inf"),
+                       low=[0.9, 0.9], curls=RISING)
     assert (ShotDetector(1)._judge(squeeze, 10.3) is not None) == shot
 
 
