@@ -137,6 +137,7 @@ from mafiavision.vision.fold import (
     load_model,
 )
 from mafiavision.vision.gestures import HasLandmarks, hand_probabilities
+from mafiavision.vision.hands import PALM
 from mafiavision.vision.stats import mean, median
 
 
@@ -982,8 +983,9 @@ def _correlation(curls: np.ndarray) -> float:
 
 
 def _palm_centre(landmarks: np.ndarray) -> np.ndarray:
-    """The mean of the wrist and the four knuckles in the image."""
-    return landmarks[[0, 5, 9, 13, 17], :2].mean(axis=0)
+    """The mean of the wrist and the four knuckles (:data:`~mafiavision.vision.hands.PALM`) in
+    the image."""
+    return landmarks[list(PALM), :2].mean(axis=0)
 
 
 def box_side(landmarks: np.ndarray) -> float:
