@@ -74,6 +74,20 @@ a :class:`ShotEvent` only if
   where it was (its palm within one hand size of its last place) — a network may lose a palm
   for a few frames at its deepest (session 45: validation set 56's romanian_still_dim_ru seat
   8, held 0.28 s at the squeeze).
+* no fresh reading since it started was upside down: its wrist above its index and middle
+  knuckles in the image (:func:`upside_down`). A raised hand at the table points its fingers
+  up; a network that reads it upside down has misread it, so the squeeze its landmarks were
+  bending is void, and the frames after it may start a squeeze of their own against the same
+  baseline. The joints and the fingers' look do not read such a frame (its finger patch is cut
+  where the misread landmarks put the fingers); the fold scores it, so a fold peak already
+  waiting can be released, but no fold peak is taken at it; the hand counts as seen. Session
+  48: set 60's still palm gun at seat 11, read upside down (its two raised fingers taken for a
+  small hand of their own), gave five false squeezes of 169–374°; over the samples and sets
+  53–60, 7.9 % of the fresh readings within 0.5 s of a false shot were upside down, 0.5 % near
+  true shots. Voiding everything the frame touched instead lost a true shot of recorded set 32
+  (``test_a_squeeze_the_landmarks_hold_as_a_fist_is_one_shot_of_the_fold``: the hand held as a
+  fist is read upside down from 0.2 s after the fold's peak, whose release only those frames
+  show).
 
 A second signal, where observations carry a finger ``patch`` (the trackers cut one per fresh
 hand: :mod:`mafiavision.vision.appearance`): the fingers' look. Seen from the back, a squeeze
@@ -483,6 +497,8 @@ class ShotDetector:
         #: time, fold score, joints' rise of the fresh frames over the longest a squeeze may
         #: wait for the fold's check (``FoldConfig.agree``), at least the last second
         self._fold_scores: deque[tuple[float, float, float]] = deque()
+        #: the times of the fold's scored frames read upside down (no fold peak there)
+        self._misread: deque[float] = deque()
         cfg = self.config
         self._fold_keep = max(_FOLD_START_SPAN, cfg.max_duration + cfg.max_gap + cfg.smooth)
         self._fold_waiting: list[_FoldPeak] = []
@@ -504,6 +520,7 @@ class ShotDetector:
         self._look.reset()
         self._look_waiting = []
         self._fold_scores.clear()
+        self._misread.clear()
         self._fold_waiting = []
         self._seen_since = None
 
@@ -596,9 +613,13 @@ class ShotDetector:
         if reading is None or reading.held:
             return done  # no fresh landmarks (a held observation repeats the last ones)
         self._last_seen = t
-        self._last_image = reading.landmarks
         if self._seen_since is None:
             self._seen_since = t
+        if reading.landmarks is not None and upside_down(reading.landmarks):
+            self._squeeze = None  # misread joints: the squeeze they were bending is void
+            self._misread.append(t)
+            return done + self._folds(reading, t)
+        self._last_image = reading.landmarks
         self.track = reading.track
         done += self._joints(reading, t)
         done += self._looks(reading, t)
@@ -753,12 +774,15 @@ class ShotDetector:
         scores.append((t, score, rise))
         while scores[0][0] < t - self._fold_keep:
             scores.popleft()
+        while self._misread and self._misread[0] < scores[0][0]:
+            self._misread.popleft()
         low = fold.release * fold.threshold
         if len(scores) >= 3:
             (_, before, _), (peak_t, peak, peak_rise), (_, now, _) = (
                 scores[-3], scores[-2], scores[-1])
             if (
                 peak >= fold.threshold and peak >= before and peak >= now
+                and peak_t not in self._misread
                 and self._seen_since is not None and peak_t - self._seen_since >= fold.steady
                 and self._showed_gun()
             ):
@@ -986,6 +1010,12 @@ def _palm_centre(landmarks: np.ndarray) -> np.ndarray:
     """The mean of the wrist and the four knuckles (:data:`~mafiavision.vision.hands.PALM`) in
     the image."""
     return landmarks[list(PALM), :2].mean(axis=0)
+
+
+def upside_down(landmarks: np.ndarray) -> bool:
+    """Whether a hand's image landmarks put its wrist above the mean of its index and middle
+    knuckles (image y grows downwards): a raised hand read upside down."""
+    return bool(landmarks[0, 1] < (landmarks[5, 1] + landmarks[9, 1]) / 2)
 
 
 def box_side(landmarks: np.ndarray) -> float:

@@ -40,6 +40,7 @@ from mafiavision.vision.shots import (
     continuing_hand,
     shows_gun,
     step_noise,
+    upside_down,
 )
 from tests.vision.gesture_data import (
     mediapipe_world,
@@ -1055,6 +1056,55 @@ def test_a_squeeze_in_progress_survives_a_short_gap_if_the_hand_comes_back_in_pl
     events = run(frames)
     assert len(events) == shots, events
     assert all(abs(e.t - 2.8) <= 0.3 for e in events), events
+
+
+@pytest.mark.parametrize(
+    ("flipped", "shots"),
+    [
+        ((), 1),  # every frame upright: the squeeze is a shot
+        ((2.6, 3.0), 0),  # read upside down through it: void
+        ((2.9, 2.95), 0),  # one frame as the fingers go back up: void, and the rest too short
+        ((2.65, 2.7), 1),  # one frame as they come down: the frames after it squeeze anew
+        ((1.0, 1.3), 1),  # upside down long before it: the baseline carries on
+        ((3.4, 3.5), 1),  # after its release: the shot stands
+    ],
+)
+def test_a_squeeze_read_upside_down_is_void(
+    hands: dict[str, np.ndarray], flipped: tuple[float, ...], shots: int
+) -> None:
+    """A squeeze of a real victory hand (2.5–3.1 s) whose image landmarks are turned upside down
+    (wrist above the knuckles) in the frames of ``flipped``: a misread hand, the squeeze so far
+    void (its world landmarks, and so its curls, are left as they are).
+    Regression (validation set 60's triad_first_hits_en and triad_hits_ru, seat 11: a still palm
+    gun read upside down gave five false squeezes of 169–374°)."""
+    spec = SequenceSpec(
+        5.0, index=lambda t: 0.8 * bump(t, 2.5, 0.6), middle=lambda t: 0.8 * bump(t, 2.5, 0.6),
+        image=True,
+    )
+    frames = build(spec, hands["victory"], hands["fist"], np.random.default_rng(6))
+    flip = np.array([1.0, -1.0, 1.0])
+    frames = [
+        (t, replace(o, landmarks=(o.landmarks - 0.5) * flip + 0.5)
+         if flipped and flipped[0] <= t < flipped[1] else o)
+        for t, o in frames
+    ]
+    assert not any(upside_down(o.landmarks) for t, o in frames if not flipped or t < flipped[0])
+    events = run(frames)
+    assert len(events) == shots, events
+    assert all(abs(e.t - 2.8) <= 0.3 for e in events), events
+
+
+@pytest.mark.parametrize(
+    ("wrist_y", "upside"),
+    [(0.6, False), (0.45, False), (0.44, True), (0.3, True)],
+)
+def test_a_hand_is_upside_down_when_its_wrist_lies_above_its_knuckles(
+    wrist_y: float, upside: bool
+) -> None:
+    """Index knuckle at y 0.5, middle knuckle at 0.4 (image y grows downwards: their mean 0.45)."""
+    landmarks = np.zeros((21, 3))
+    landmarks[0, 1], landmarks[5, 1], landmarks[9, 1] = wrist_y, 0.5, 0.4
+    assert upside_down(landmarks) == upside
 
 
 @pytest.mark.parametrize(
