@@ -497,7 +497,7 @@ class ShotDetector:
         #: time, fold score, joints' rise of the fresh frames over the longest a squeeze may
         #: wait for the fold's check (``FoldConfig.agree``), at least the last second
         self._fold_scores: deque[tuple[float, float, float]] = deque()
-        #: the times of the fold's scored frames read upside down (no fold peak there)
+        #: the times of the fresh frames read upside down over the fold's span (no peak there)
         self._misread: deque[float] = deque()
         cfg = self.config
         self._fold_keep = max(_FOLD_START_SPAN, cfg.max_duration + cfg.max_gap + cfg.smooth)
@@ -618,6 +618,8 @@ class ShotDetector:
         if reading.landmarks is not None and upside_down(reading.landmarks):
             self._squeeze = None  # misread joints: the squeeze they were bending is void
             self._misread.append(t)
+            while self._misread[0] < t - self._fold_keep:
+                self._misread.popleft()
             return done + self._folds(reading, t)
         self._last_image = reading.landmarks
         self.track = reading.track
@@ -774,8 +776,6 @@ class ShotDetector:
         scores.append((t, score, rise))
         while scores[0][0] < t - self._fold_keep:
             scores.popleft()
-        while self._misread and self._misread[0] < scores[0][0]:
-            self._misread.popleft()
         low = fold.release * fold.threshold
         if len(scores) >= 3:
             (_, before, _), (peak_t, peak, peak_rise), (_, now, _) = (
