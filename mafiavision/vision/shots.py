@@ -151,7 +151,7 @@ from mafiavision.vision.fold import (
     load_model,
 )
 from mafiavision.vision.gestures import HasLandmarks, hand_probabilities
-from mafiavision.vision.hands import PALM
+from mafiavision.vision.hands import INDEX_MCP, MIDDLE_MCP, PALM, WRIST
 from mafiavision.vision.stats import mean, median
 
 
@@ -1015,7 +1015,7 @@ def _palm_centre(landmarks: np.ndarray) -> np.ndarray:
 def upside_down(landmarks: np.ndarray) -> bool:
     """Whether a hand's image landmarks put its wrist above the mean of its index and middle
     knuckles (image y grows downwards): a raised hand read upside down."""
-    return bool(landmarks[0, 1] < (landmarks[5, 1] + landmarks[9, 1]) / 2)
+    return bool(landmarks[WRIST, 1] < (landmarks[INDEX_MCP, 1] + landmarks[MIDDLE_MCP, 1]) / 2)
 
 
 def box_side(landmarks: np.ndarray) -> float:
