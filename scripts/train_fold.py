@@ -18,12 +18,13 @@ negatives' total, by Newton's method.
 fitted without it. ``--features FILE`` keeps the traced features, so that fits with other
 settings or held-out sets skip the replay (about 2 min per set of 16 clips).
 
-``--blend MODEL`` writes a model of two fits whose score is the mean of their log-odds: MODEL's
-first fit and this one. The packaged model is session 28's fit (the samples and sets 26–28)
-blended with session 41's (the samples and sets 38–47); its second fit's ``command`` remakes it
-from itself. ``--hold NAME --blend mafiavision/vision/fold_model.json --out OUT`` gives a blend
-whose refit has not seen NAME: docs/accuracy.md, "Session 41", read each of sets 38–46 with such a
-blend, its refit fitted on the samples and sets 38–46 without the set read (``--data`` v38–v46).
+``--blend MODEL`` writes a model whose score is the mean of the log-odds of MODEL's fits and this
+one. The packaged model holds three fits: session 28's (the samples and sets 26–28), session 41's
+(the samples and sets 38–47) and session 49's (the samples and sets 53–62); the last fit's
+``command`` remakes the model from the two before it (session 41's ``command`` was run on a model
+of one fit: it kept that model's first fit only). ``--hold NAME --blend MODEL --out OUT`` gives a
+blend whose refit has not seen NAME: docs/accuracy.md, "Session 41" and "Session 49", read each
+seen set with such a blend, its refit fitted on the samples and the other seen sets.
 
 Usage::
 
@@ -162,8 +163,7 @@ def main() -> None:
     parser.add_argument("--positive", type=float, default=100.0)
     parser.add_argument("--features", type=Path, help="traced features, kept between runs")
     parser.add_argument("--blend", type=Path, metavar="MODEL",
-                        help="write the mean of MODEL's first fit and this one (the packaged "
-                             "model: session 28's fit and session 41's)")
+                        help="write the mean of MODEL's fits and this one")
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     args = parser.parse_args()
     data = [(n, Path(s), Path(c)) for n, s, c in args.data]
@@ -171,11 +171,11 @@ def main() -> None:
         if not samples.is_dir() or not cache.is_dir():
             parser.error(f"--data {name}: {samples} and {cache} must be folders")
     try:
-        blend = [load_model(args.blend).fits[0]] if args.blend else []
+        blend = list(load_model(args.blend).fits) if args.blend else []
     except (OSError, ValueError) as e:
         parser.error(f"--blend: {e}")
     if blend and blend[0].pool != args.pool:
-        parser.error(f"--blend {args.blend}: its first fit reads pool {blend[0].pool}, "
+        parser.error(f"--blend {args.blend}: its fits read pool {blend[0].pool}, "
                      f"not --pool {args.pool}")
     unknown = set(args.hold) - {n for n, _, _ in data}
     if unknown:
@@ -212,7 +212,7 @@ def main() -> None:
         print(f"  {n} (fitted on): frames scoring ≥ {THRESHOLD:g}: positives "
               f"{high[ys == 1].mean():.1%}, negatives {high[ys == 0].mean():.3%}")
     print(f"wrote {args.out}: fitted on {', '.join(used)}; {new.frames}"
-          + (f"; the mean with the fit on {', '.join(blend[0].trained_on)}" if blend else ""))
+          + "".join(f"; the mean with the fit on {', '.join(b.trained_on)}" for b in blend))
 
 
 if __name__ == "__main__":
