@@ -18,6 +18,7 @@ import pytest
 from mafiavision.vision.appearance import LookConfig, LookSqueeze
 from mafiavision.vision.fold import FoldConfig
 from mafiavision.vision.gestures import classify_hand
+from mafiavision.vision.hands import INDEX_MCP, MIDDLE_MCP, WRIST
 from mafiavision.vision.landmark_sequences import (
     NEGATIVE_KINDS,
     Observation,
@@ -1103,7 +1104,7 @@ def test_a_hand_is_upside_down_when_its_wrist_lies_above_its_knuckles(
 ) -> None:
     """Index knuckle at y 0.5, middle knuckle at 0.4 (image y grows downwards: their mean 0.45)."""
     landmarks = np.zeros((21, 3))
-    landmarks[0, 1], landmarks[5, 1], landmarks[9, 1] = wrist_y, 0.5, 0.4
+    landmarks[WRIST, 1], landmarks[INDEX_MCP, 1], landmarks[MIDDLE_MCP, 1] = wrist_y, 0.5, 0.4
     assert upside_down(landmarks) == upside
 
 
