@@ -429,11 +429,37 @@ class CheckReading:
         return bool(self.doubts)
 
 
+#: The one-hand value of the open hand beside which a two-hand number is shown (6 is 5 and 1).
+OPEN_HAND = 5
+
+
+def _hands_of_two(mine: list[NumberLike], seat: int) -> tuple[list[NumberLike], list[str]]:
+    """``mine`` (one seat's numbers in time order) without the readings of one hand of the
+    two-hand number shown: a leader shows 6–10 as an open hand (5) and the rest, and the
+    hands rise and fall one at a time, or the tracker loses one of them for a while, so a 7
+    is read beside a 5 or a 2. Left as they are when more than one two-hand number was read,
+    or when the two-hand number lies between two readings of its part (3, 8, 3 is a 3 a
+    second hand passed by). The dropped readings stay in the doubts."""
+    two = {n.value for n in mine if OPEN_HAND < n.value <= 2 * OPEN_HAND}
+    if len(two) != 1:
+        return mine, []
+    (number,) = two
+    parts = {OPEN_HAND, number - OPEN_HAND}
+    where = [i for i, n in enumerate(mine) if n.value == number]
+    around = [i for i, n in enumerate(mine) if n.value in parts]
+    if not around or (around[0] < where[0] and around[-1] > where[-1]):
+        return mine, []
+    dropped = sorted({mine[i].value for i in around})
+    return [n for n in mine if n.value not in parts], [
+        f"seat {seat} also showed {' and '.join(map(str, dropped))}, read as one hand of "
+        f"the two-hand {number}"]
+
+
 def _confident_values(
     numbers: Sequence[NumberLike], seat: int, valid: set[int], config: Config
 ) -> tuple[list[int], list[str], float]:
     mine = sorted((n for n in numbers if n.seat == seat), key=lambda n: n.start)
-    doubts: list[str] = []
+    mine, doubts = _hands_of_two(mine, seat)
     values: list[int] = []
     confidence = 1.0
     for n in mine:

@@ -248,6 +248,18 @@ CHECKS = [
      "Which seat did seat 3 show, looking for the Sheriff?", True),
     ("other seats ignored", [number(4, 1, 2, 9), number(3, 1, 2, 6)], 6,
      "Is seat 6 the Sheriff?", False),
+    ("the open hand rose first", [number(3, 1, 2, 5), number(3, 2, 4, 7)], 7,
+     "Is seat 7 the Sheriff?", True),
+    ("the other hand stayed up", [number(3, 1, 3, 8), number(3, 3, 4, 3)], 8,
+     "Is seat 8 the Sheriff?", True),
+    ("a hand lost for a while", [number(3, 1, 2, 10), number(3, 2, 3, 5), number(3, 3, 4, 10)],
+     10, "Is seat 10 the Sheriff?", True),
+    ("not a hand of the two", [number(3, 1, 2, 4), number(3, 2, 4, 7)], None,
+     "Which seat did seat 3 show, looking for the Sheriff?", True),
+    ("a second hand passed by", [number(3, 1, 2, 4), number(3, 2, 3, 9), number(3, 3, 4, 4)],
+     None, "Which seat did seat 3 show, looking for the Sheriff?", True),
+    ("two two-hand numbers", [number(3, 1, 2, 5), number(3, 2, 3, 6), number(3, 3, 4, 9)],
+     None, "Which seat did seat 3 show, looking for the Sheriff?", True),
 ]
 
 
