@@ -42,7 +42,7 @@ def hunt(shots: list[ShotEvent], members=(2, 5, 9), seen=None, windows=None, gap
 
 WORD_ENDS = {k: 10 + k - 0.6 for k in range(1, 11)}
 #: A slow count (a number every 2 s): number k's word is said from its onset 10 + 2(k - 1) + 0.05
-#: for 0.4 s, then a 1.6 s pause; the pause rule's point is 0.37 × 1.6 = 0.59 s after the word.
+#: for 0.4 s, then a 1.6 s pause; the pause rule's point is 0.45 × 1.6 = 0.72 s after the word.
 SLOW_ENDS = {k: 10 + 2 * (k - 1) + 0.45 for k in range(1, 11)}
 
 
@@ -117,14 +117,14 @@ HUNTS = [
     ("non-member shot ignored", [shot(2, mid(3)), shot(5, mid(3)), shot(9, mid(3)),
                                  shot(4, mid(6))], {}, 3, [("shot", "shot on 3")] * 3, False),
     # Number k's word is said from 10 + k - 1 to 10 + k - 0.6 (0.4 s), then a 0.6 s pause.
-    # The pause rule's point: 0.37 of the 0.65 s from the word's end to the next onset, 16.64.
+    # The pause rule's point: 0.45 of the 0.65 s from the word's end to the next onset, 16.69.
     ("shot just after the word counts", [shot(2, 16.45), shot(5, 16.5), shot(9, 16.42)],
      {"word_ends": WORD_ENDS}, 7, [("shot", "shot on 7")] * 3, False),
     ("shot late in the pause is between, and asked",
      [shot(2, 16.55), shot(5, 16.6), shot(9, 16.78)], {"word_ends": WORD_ENDS}, None,
      [("shot", "shot on 7"), ("shot", "shot on 7"), ("between", "between numbers")],
      True),
-    ("shot at the pause threshold asks", [shot(2, 16.5), shot(5, 16.5), shot(9, 16.62)],
+    ("shot at the pause threshold asks", [shot(2, 16.5), shot(5, 16.5), shot(9, 16.68)],
      {"word_ends": WORD_ENDS}, 7, [("shot", "shot on 7")] * 3, True),
     ("slow count: late in the word's own share of a long pause counts",
      [shot(2, 22.5), shot(5, 22.6), shot(9, 22.9)],
