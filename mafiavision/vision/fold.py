@@ -205,10 +205,12 @@ class FoldConfig:
     #: A peak is a shot only if a frame beside it (the fresh frame scored just before or just
     #: after it) scored at least this (log-odds): fingers fold through several frames, while one
     #: frame scoring high between low ones is the patch's grid misplaced for that frame (the
-    #: landmarks jumping). None: no such check. (Session 54: of the 114 fold shots of the seen
-    #: sets 66-72 and the samples, read with lite+full, the 11 false ones include five whose
-    #: frames beside the peak scored -11.9 to -4.2, and the 103 true ones' best frame beside the
-    #: peak scored -0.1 or more; -2 lies between.)
+    #: landmarks jumping). None: no such check. Session 54, on the seen sets 66-72 and the
+    #: samples (lite+full): of the 114 shots of the fold, the 11 false ones include five whose
+    #: frames beside the peak scored -11.9 to -4.2, and the 103 true ones' best frame beside
+    #: the peak scored -0.1 or more; -2 lies between. Their replay: the same 296 of 329 shots,
+    #: false shots 16 -> 12 (a look's squeeze the first of those peaks had hidden as its
+    #: rebound came back), the samples 32/32 with none. Judged blind on set 73.
     beside: float | None = -2.0
     #: the fitted model (None: the packaged ``fold_model.json``)
     model: Path | None = None
