@@ -210,7 +210,9 @@ class FoldConfig:
     #: frames beside the peak scored -11.9 to -4.2, and the 103 true ones' best frame beside
     #: the peak scored -0.1 or more; -2 lies between. Their replay: the same 296 of 329 shots,
     #: false shots 16 -> 12 (a look's squeeze the first of those peaks had hidden as its
-    #: rebound came back), the samples 32/32 with none. Judged blind on set 73.
+    #: rebound came back), the samples 32/32 with none. Judged blind on set 73 (session 55):
+    #: its replay and its analysis identical to main's (39/47 shots with 1 false; hunts 16/17,
+    #: verdicts 7/17, checks 22/30, orders 1/2, shots 38/47), shipped on the seen evidence.
     beside: float | None = -2.0
     #: the fitted model (None: the packaged ``fold_model.json``)
     model: Path | None = None
