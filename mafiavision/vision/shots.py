@@ -782,6 +782,7 @@ class ShotDetector:
                 scores[-3], scores[-2], scores[-1])
             if (
                 peak >= fold.threshold and peak >= before and peak >= now
+                and (fold.beside is None or max(before, now) >= fold.beside)
                 and peak_t not in self._misread
                 and self._seen_since is not None and peak_t - self._seen_since >= fold.steady
                 and self._showed_gun()

@@ -752,6 +752,9 @@ LOOK_CUTS = {
     6: "validation set 39's v39_triad_between_hit_dim_en (736×414, 20 fps, a dim noisy room; both"
        " networks' landmarks), seat 10, 5.0–11.5 s: a palm-side gun held up, squeezed once at"
        " 9.90 s; the full network reads its fingers folded for a frame or two at a time before",
+    7: "validation set 72's v72_triad_first_hits_ru (960×540, 26 fps; both networks' landmarks),"
+       " seat 11, 22.6–36.9 s: a back-of-hand gun raised at 22.6 s and held up, squeezed once at"
+       " 35.59 s; before it the fold scores single frames 9.6–32.5 between frames under -4",
 }
 
 
@@ -782,6 +785,26 @@ def test_the_fingers_pixels_find_a_back_of_hand_squeeze_the_joints_miss(
     assert (len(events) - len(extra), len(extra)) == (found, false), (LOOK_CUTS[cut], events)
     assert len(hits) == found, (LOOK_CUTS[cut], events)
     assert all(e.source == source for e in events if e not in extra), events
+
+
+@pytest.mark.parametrize(
+    ("beside", "sources"), [(FoldConfig().beside, ["look"]), (None, ["fold", "fold", "fold"])]
+)
+def test_a_fold_score_high_in_one_frame_alone_is_not_a_shot(
+    beside: float | None, sources: list[str]
+) -> None:
+    """Regression on LOOK_CUTS[7] (validation set 72, read in session 54): three times before
+    the squeeze the fold scores one frame 9.6-32.5 between frames scoring -13 to -7 (the
+    landmarks jumping, the patch's grid misplaced for that frame). Each was a false shot of the
+    fold; a peak needs a frame beside it scoring at least ``FoldConfig.beside``. Without the
+    first of them (25.00 s), whose rebound hid it, a squeeze of the look at 26.08 s is a false
+    shot of its own (measured, not wanted: the look's agreement is one such frame of the fold,
+    11.1 at 25.96 s). The squeeze itself is found either way."""
+    config = ShotConfig(finger_fold=FoldConfig(beside=beside))
+    events, peaks = replay_cut(7, config, LOOKED)
+    hits, extra = score(events, peaks)
+    assert len(hits) == 1, events
+    assert [e.source for e in extra] == sources, events
 
 
 @pytest.mark.parametrize("lost", [26.0, 26.3, 26.6, None])
