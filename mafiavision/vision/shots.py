@@ -499,6 +499,9 @@ class ShotDetector:
         self._fold_scores: deque[tuple[float, float, float]] = deque()
         #: the times of the fresh frames read upside down over the fold's span (no peak there)
         self._misread: deque[float] = deque()
+        #: the times of the fresh frames the fold could not score because the fingers' look was
+        #: rebuilding its baseline (the scores after them compare with the frames since)
+        self._unbased: deque[float] = deque()
         cfg = self.config
         self._fold_keep = max(_FOLD_START_SPAN, cfg.max_duration + cfg.max_gap + cfg.smooth)
         self._fold_waiting: list[_FoldPeak] = []
@@ -521,6 +524,7 @@ class ShotDetector:
         self._look_waiting = []
         self._fold_scores.clear()
         self._misread.clear()
+        self._unbased.clear()
         self._fold_waiting = []
         self._seen_since = None
 
@@ -763,6 +767,10 @@ class ShotDetector:
         patch = reading.patch
         baseline = self._look.baseline
         if fold is None or patch is None or baseline is None or not self._quiet:
+            if fold is not None and patch is not None and baseline is None and self._quiet:
+                self._unbased.append(t)
+                while self._unbased[0] < t - self._fold_keep:
+                    self._unbased.popleft()
             return self._fold_waits(t, None)
         rise = float(self._raw[-1][1].sum()) - self._quiet_curl()
         features = fold_features(patch, baseline, rise, self._extent_now / self._quiet_extent(),
@@ -870,11 +878,15 @@ class ShotDetector:
     def _fold_agrees(self, start: float, end: float) -> bool:
         """Whether the fold score reached ``FoldConfig.agree`` in a frame from ``start`` (less
         ``smooth``: the curls' mean lags the pixels) to ``end``; True where the fold is not read
-        or scored no frame of it (nothing to judge by)."""
+        or scored no frame of it (nothing to judge by). Where the fingers' look lost its
+        baseline in that span, only the frames before are judged by: the baseline it rebuilds
+        from the frames that follow holds the squeeze itself, folded fingers against folded."""
         fold = self.config.finger_fold
         if fold is None or fold.agree is None or self._fold is None:
             return True
-        scores = [v for u, v, _ in self._fold_scores if start - self.config.smooth <= u <= end]
+        first = start - self.config.smooth
+        lost = min((u for u in self._unbased if first <= u <= end), default=end + 1.0)
+        scores = [v for u, v, _ in self._fold_scores if first <= u <= end and u < lost]
         return not scores or max(scores) >= fold.agree
 
     def _near_shot(self, start: float, end: float, times: Sequence[float]) -> bool:
