@@ -499,6 +499,9 @@ class ShotDetector:
         self._fold_scores: deque[tuple[float, float, float]] = deque()
         #: the times of the fresh frames read upside down over the fold's span (no peak there)
         self._misread: deque[float] = deque()
+        #: the times of the fresh frames the fold could not score because the fingers' look was
+        #: rebuilding its baseline (the scores after them compare with the frames since)
+        self._unbased: deque[float] = deque()
         cfg = self.config
         self._fold_keep = max(_FOLD_START_SPAN, cfg.max_duration + cfg.max_gap + cfg.smooth)
         self._fold_waiting: list[_FoldPeak] = []
@@ -521,6 +524,7 @@ class ShotDetector:
         self._look_waiting = []
         self._fold_scores.clear()
         self._misread.clear()
+        self._unbased.clear()
         self._fold_waiting = []
         self._seen_since = None
 
@@ -617,9 +621,7 @@ class ShotDetector:
             self._seen_since = t
         if reading.landmarks is not None and upside_down(reading.landmarks):
             self._squeeze = None  # misread joints: the squeeze they were bending is void
-            self._misread.append(t)
-            while self._misread[0] < t - self._fold_keep:
-                self._misread.popleft()
+            _remember(self._misread, t, self._fold_keep)
             return done + self._folds(reading, t)
         self._last_image = reading.landmarks
         self.track = reading.track
@@ -763,6 +765,8 @@ class ShotDetector:
         patch = reading.patch
         baseline = self._look.baseline
         if fold is None or patch is None or baseline is None or not self._quiet:
+            if fold is not None and patch is not None and baseline is None and self._quiet:
+                _remember(self._unbased, t, self._fold_keep)
             return self._fold_waits(t, None)
         rise = float(self._raw[-1][1].sum()) - self._quiet_curl()
         features = fold_features(patch, baseline, rise, self._extent_now / self._quiet_extent(),
@@ -870,11 +874,17 @@ class ShotDetector:
     def _fold_agrees(self, start: float, end: float) -> bool:
         """Whether the fold score reached ``FoldConfig.agree`` in a frame from ``start`` (less
         ``smooth``: the curls' mean lags the pixels) to ``end``; True where the fold is not read
-        or scored no frame of it (nothing to judge by)."""
+        or scored no frame of it (nothing to judge by). Where the fingers' look lost its
+        baseline in that span, only the frames before are judged by: the baseline it rebuilds
+        from the frames that follow holds the squeeze itself, folded fingers against folded
+        (session 55: set 73's ``kharkiv_hit_en`` seat 1; blind set 75 read the same as without
+        it, replay 41/47 with 3 false and analysis 39/47, in session 56)."""
         fold = self.config.finger_fold
         if fold is None or fold.agree is None or self._fold is None:
             return True
-        scores = [v for u, v, _ in self._fold_scores if start - self.config.smooth <= u <= end]
+        first = start - self.config.smooth
+        lost = min((u for u in self._unbased if first <= u <= end), default=end + 1.0)
+        scores = [v for u, v, _ in self._fold_scores if first <= u <= end and u < lost]
         return not scores or max(scores) >= fold.agree
 
     def _near_shot(self, start: float, end: float, times: Sequence[float]) -> bool:
@@ -1039,6 +1049,13 @@ class Scored(Protocol):
 
 
 H = TypeVar("H", bound=Scored)
+
+
+def _remember(times: deque[float], t: float, keep: float) -> None:
+    """Append ``t`` to ``times`` and drop the times more than ``keep`` seconds before it."""
+    times.append(t)
+    while times[0] < t - keep:
+        times.popleft()
 
 
 def continuing_hand(hands: Sequence[H], track: int | None) -> H | None:

@@ -755,6 +755,10 @@ LOOK_CUTS = {
     7: "validation set 72's v72_triad_first_hits_ru (960×540, 26 fps; both networks' landmarks),"
        " seat 11, 22.6–36.9 s: a back-of-hand gun raised at 22.6 s and held up, squeezed once at"
        " 35.59 s; before it the fold scores single frames 9.6–32.5 between frames under -4",
+    8: "validation set 73's v73_kharkiv_hit_en (both networks' landmarks), seat 1, 2.7–13.0 s:"
+       " a back-of-hand gun raised at 3.2 s, squeezed once at 10.34 s (0.35 s); from 8.8 s the"
+       " fingers' look changes and holds, so at 10.0 s it drops its baseline and rebuilds it"
+       " from the frames of the squeeze",
 }
 
 
@@ -805,6 +809,25 @@ def test_a_fold_score_high_in_one_frame_alone_is_not_a_shot(
     hits, extra = score(events, peaks)
     assert len(hits) == 1, events
     assert [e.source for e in extra] == sources, events
+
+
+@pytest.mark.parametrize(
+    ("agree", "found"), [(FoldConfig().agree, 1), (None, 1), (50.0, 1), (-50.0, 1)]
+)
+def test_the_fold_does_not_judge_a_squeeze_against_a_baseline_taken_inside_it(
+    agree: float | None, found: int
+) -> None:
+    """Regression on LOOK_CUTS[8] (validation set 73, read in session 55): the joints' squeeze
+    rises 57 on a threshold of 36 (under ``strong`` × it), so it needs the fold to agree. The
+    fold scored no frame of it until 10.50 s: the fingers' look had dropped its baseline at
+    10.00 s and rebuilt it from the frames of the squeeze, against which the folded fingers
+    score -10 to -25. Those frames are not evidence either way (the frames before the loss
+    are), so the squeeze is judged as one the fold scored no frame of, whatever ``agree`` is:
+    before session 55 it was refused and the shot lost."""
+    events, peaks = replay_cut(8, ShotConfig(finger_fold=FoldConfig(agree=agree)), LOOKED)
+    hits, extra = score(events, peaks)
+    assert (len(hits), extra) == (found, []), (LOOK_CUTS[8], events)
+    assert [e.source for e in events] == ["joints"], events
 
 
 @pytest.mark.parametrize("lost", [26.0, 26.3, 26.6, None])
