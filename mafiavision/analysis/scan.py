@@ -18,7 +18,12 @@ does).
 
 Why two kinds of tracker: the image gate skips a hand that was still rising when examined and then
 held still (seats 2 and 6 of ``kharkiv_miss_other_en`` were found 1.5–2 s late with it, at the
-raise without it), so at night no gate; by day it makes the day cheap. At night two hands per seat
+raise without it), so at night no gate; by day it makes the day cheap. At night a seat without a
+hand is examined at its turn in the sweep and also as soon as its crop changed (``wake``: session
+57, on ``v77_kharkiv_first_hit_dim_ru`` a distractor's hand made night fall at 1.58 s, the three
+guns rose from 2.62 s and were found one seat a frame from 2.9 s to 3.16 s, and the three
+first-number shots at 3.9–4.2 s were lost; the replay of every frame found them). At night two
+hands per seat
 are looked for (a leader shows 6–10 with two hands), except while two or more seats hold the
 finger gun with one hand — a hunt, one raised hand per bandit — when a one-hand tracker takes
 over (a seat with two hands up shows a number: his 2, or thumb-up 3, is the gun's pose; on the
@@ -141,8 +146,8 @@ def scan(info: MediaInfo, table, config: ScanConfig,
         return make_tracker(table, config.model, ThreadedSeatTracker, threads=threads, **kwargs)
 
     trackers = {"day": tracker(hands_per_seat=2, sweep_every=1, gate=True),
-                1: tracker(hands_per_seat=1, gate=False),
-                2: tracker(hands_per_seat=2, gate=False)}
+                1: tracker(hands_per_seat=1, gate=False, wake=True),
+                2: tracker(hands_per_seat=2, gate=False, wake=True)}
     mode: str | int = "day"
     source = VideoFileSource(info.path, max_width=width, prefetch=PREFETCH)
 

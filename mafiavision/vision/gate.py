@@ -68,5 +68,9 @@ class SeatGate:
             self._thumb, self._t = thumb, t
         return run
 
+    def looked(self, crop: np.ndarray, t: float) -> None:
+        """Remember ``crop`` as seen by the landmarker at ``t`` (examined without asking)."""
+        self._thumb, self._t = thumbnail(crop), t
+
     def reset(self) -> None:
         self._thumb, self._t = None, float("-inf")

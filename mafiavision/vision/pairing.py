@@ -170,5 +170,6 @@ def make_tracker(
     tracker = kind(table, model=first, **kwargs)
     if second is None:
         return tracker
-    kwargs.update(sweep_every=0, gate=False)  # the second reads where the first saw a hand
+    # the second reads where the first saw a hand
+    kwargs.update(sweep_every=0, gate=False, wake=False)
     return PairedTracker(tracker, kind(table, model=second, **kwargs))

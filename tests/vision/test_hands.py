@@ -94,6 +94,22 @@ def test_a_hand_the_sweep_finds_is_reported_the_next_frame(hunt: np.ndarray) -> 
     assert first == {5: 1, 9: 2}
 
 
+@pytest.mark.parametrize(("wake", "reported"), [(False, {5: 4, 9: 8}), (True, {5: 3, 9: 3})])
+def test_a_hand_rising_at_an_inactive_seat_wakes_it(
+    hunt: np.ndarray, table_frame: MakeFrame, photo: Photo, wake: bool, reported: dict[int, int]
+) -> None:
+    """Without ``wake`` a hand that rises at an inactive seat is found at the seat's turn in
+    the sweep (one seat a frame here); with it, on the frame its crop changes, and reported
+    the next. Hands rise at seats 5 and 9 in frame 2, seat 2's hand being up throughout."""
+    before = table_frame({2: photo("2", 10)})
+    with SeatTracker(grid_table(12, SIZE), sweep_every=12, wake=wake) as tracker:
+        tracker.set_active([2])
+        out = _run(tracker, [before] * 2 + [hunt] * 9)
+    first = {seat: min(i for i, frame in enumerate(out) if seat in _fresh(frame))
+             for seat in (5, 9)}
+    assert first == reported
+
+
 @pytest.mark.parametrize("kind", [SeatTracker, ParallelSeatTracker])
 def test_a_restarted_seat_finds_its_hand_afresh_and_keeps_its_track(
     hunt: np.ndarray, kind: type[SeatTracker], monkeypatch: pytest.MonkeyPatch
