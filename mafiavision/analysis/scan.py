@@ -14,7 +14,10 @@ after raising the gun, and the shot detector needs ~0.4 s of the raised hand as 
 replay of every frame's recorded landmarks found them came 1.3–1.7 s after the raise). The
 night's tracker for those frames is chosen from the hands the day saw by the same hunt rule as
 every later frame's (below; ``SeatStages.gun_seats`` reads the gun as ``SeatStages.update``
-does).
+does); a hand it first finds in one of them makes its seat active from the next one on (session
+58: on ``v78_kharkiv_first_hit_en`` the day's look at 3.5 s saw three hands, not seat 6's
+back-of-hand gun; found at 3.1 s in the frames taken back, seat 6 was examined in 2 of those
+9 frames, and its first-number shot at 4.0–4.5 s was lost).
 
 Why two kinds of tracker: the image gate skips a hand that was still rising when examined and then
 held still (seats 2 and 6 of ``kharkiv_miss_other_en`` were found 1.5–2 s late with it, at the
@@ -151,6 +154,8 @@ def scan(info: MediaInfo, table, config: ScanConfig,
     mode: str | int = "day"
     source = VideoFileSource(info.path, max_width=width, prefetch=PREFETCH)
 
+    raised: set[int] = set()  # the seats with a hand in the day's frame that made night fall
+
     def track(frame: Frame, hands: dict[int, list], switch: bool = True) -> None:
         nonlocal mode
         frame_times.append(frame.t)
@@ -158,9 +163,10 @@ def scan(info: MediaInfo, table, config: ScanConfig,
             last_gun[seat] = frame.t
         for seat in hands:
             last_seen[seat] = frame.t
-        if not switch:
-            return
         recent = {s for s, t in last_seen.items() if frame.t - t <= config.linger}
+        if not switch:  # a frame taken back: the same tracker, a hand it found made active
+            trackers[mode].set_active(raised | recent)
+            return
         guns = sum(frame.t - t <= config.linger for t in last_gun.values())
         wanted = "day" if not recent else 1 if guns >= 2 else 2
         if wanted != mode:
@@ -175,8 +181,9 @@ def scan(info: MediaInfo, table, config: ScanConfig,
                 # night falls: track the frames the day skipped since its last look, then this
                 # one again, as night frames (a shot can come a second after the hand rose)
                 mode = 1 if len(_one_hand_guns(stages.gun_seats(hands), hands)) >= 2 else 2
+                raised = set(hands)
                 trackers[mode].reset()
-                trackers[mode].set_active(set(hands))
+                trackers[mode].set_active(raised)
                 for earlier in source.skipped():
                     track(earlier, trackers[mode].update(earlier), switch=False)
                 track(frame, trackers[mode].update(frame))

@@ -142,7 +142,7 @@ class Landmarker:
         self._settings = (model, num_hands, min_confidence)
         self._landmarker = self._create("VIDEO")
         self._fresh: Any = None  # the IMAGE-mode landmarker, made at the first re-check
-        self._num_hands = num_hands
+        self.num_hands = num_hands
         self.pad = pad
         self._tracked = 0
         self._last_ms = -1
@@ -188,7 +188,7 @@ class Landmarker:
             pixels = cv2.copyMakeBorder(pixels, py0, py0, px0, px0, cv2.BORDER_REPLICATE)
         image = mp.Image(image_format=mp.ImageFormat.SRGB, data=np.ascontiguousarray(pixels))
         result = self._call(image, t)
-        if self._tracked == self._num_hands and len(result.hand_landmarks) < self._tracked:
+        if self._tracked == self.num_hands and len(result.hand_landmarks) < self._tracked:
             # While every hand is tracked the palm detector is skipped, and after a loss it only
             # runs on the next call: make that call now (1 ms later) instead of a frame later.
             result = self._call(image, t)
@@ -386,6 +386,7 @@ class _Seat:
     landmarker: Landmarker | None = None
     saw_hand: bool = False  # the landmarker found a hand in this crop on its last run
     restart: bool = False  # its landmarker is to find the hands afresh on its next run
+    crowded: bool = False  # its one-hand landmarker held another seat's hand: it looks for two
 
 
 class SeatTracker:
@@ -393,8 +394,10 @@ class SeatTracker:
 
     ``model`` picks the landmark model (``lite`` is about twice as fast as ``full``);
     ``hands_per_seat`` is the landmarker's ``num_hands`` (1 keeps VIDEO mode fast: with 2 the palm
-    detector reruns every frame while only one hand is up); ``sweep_every`` is how many frames
-    apart an inactive seat is examined (0: never); ``init_delay``/``hit_max`` set the hysteresis.
+    detector reruns every frame while only one hand is up; a one-hand seat whose landmarker
+    holds another seat's hand looks for two until :meth:`reset`, :meth:`_crowd`);
+    ``sweep_every`` is how many frames apart an inactive seat is examined (0: never);
+    ``init_delay``/``hit_max`` set the hysteresis.
     With ``wake`` (for an ungated tracker) an inactive seat is also examined as soon as its crop
     changed since the landmarker last looked at it (its :class:`SeatGate`'s motion and skin): a
     hand rising after the tracker took over is found on its first frames, not at its seat's turn
@@ -470,12 +473,16 @@ class SeatTracker:
             self._sweep_pos = (self._sweep_pos + per_frame) % len(inactive)
         return due
 
+    def seat_hands(self, number: int) -> int:
+        """The hands seat ``number``'s landmarker looks for (two at a crowded seat)."""
+        return max(2, self.hands_per_seat) if self._seats[number].crowded else self.hands_per_seat
+
     def _landmarker(self, number: int) -> Landmarker:
         """The seat's landmarker, made at its first use."""
         seat = self._seats[number]
         if seat.landmarker is None:
             seat.landmarker = Landmarker(
-                self.model, self.hands_per_seat, self.min_confidence, self.crop_pad
+                self.model, self.seat_hands(number), self.min_confidence, self.crop_pad
             )
         return seat.landmarker
 
@@ -535,6 +542,7 @@ class SeatTracker:
             for number, seat in self._seats.items()
         }
         found = resolve_overlaps(found, self.table, w, h, tracked)
+        self._crowd(detected, found)
         out: dict[int, list[HandObservation]] = {}
         for number, seat in self._seats.items():
             tracks = (
@@ -564,6 +572,28 @@ class SeatTracker:
         self._patches.keep({(seat, o.track) for seat, hands in out.items() for o in hands})
         return out
 
+    def _crowd(self, detected: dict[int, list[Detection]],
+               found: dict[int, list[Detection]]) -> None:
+        """A one-hand seat whose landmarker's hand is not the seat's (another seat's, or outside
+        its region) looks for two hands from its next run: a landmarker follows the hand it
+        holds, so with one hand it would follow the neighbour's for as long as that stays up
+        and never see the seat's own (session 58: ``v76_ukrainian_first_hit_en``, at the hunt's
+        tracker switch seat 2's landmarker took seat 3's gun and lost seat 2's for the rest of
+        the night). With the two hands in its crop it tracks both without rerunning the palm
+        detector."""
+        if self.hands_per_seat != 1:
+            return
+        for number, dets in detected.items():
+            seat = self._seats[number]
+            if seat.crowded or not dets:
+                continue
+            kept = found.get(number, [])
+            if not any(d is k for d in dets for k in kept):
+                seat.crowded = True
+                if seat.landmarker is not None:
+                    seat.landmarker.close()
+                    seat.landmarker = None
+
     def _woken(self, frame: Frame, due: set[int]) -> list[int]:
         """The inactive seats not due in ``frame`` whose crop changed since the landmarker last
         looked at them; every inactive due seat's crop is remembered as looked at."""
@@ -586,11 +616,17 @@ class SeatTracker:
             self._seats[number].restart = True
 
     def reset(self) -> None:
-        """Forget every track and gate state (landmarkers are kept)."""
+        """Forget every track and gate state (landmarkers are kept, except a crowded seat's:
+        it looks for ``hands_per_seat`` hands again)."""
         for seat in self._seats.values():
             seat.tracks.reset()
             seat.gate.reset()
             seat.saw_hand = False
+            if seat.crowded:
+                seat.crowded = False
+                if seat.landmarker is not None:
+                    seat.landmarker.close()
+                    seat.landmarker = None
         self._patches.reset()
 
     def close(self) -> None:

@@ -26,8 +26,7 @@ from mafiavision.vision.sources import Frame
 from mafiavision.vision.tracks import Detection
 
 
-def _serve(conn: Connection, model: str, hands_per_seat: int, min_confidence: float,
-           crop_pad: float) -> None:
+def _serve(conn: Connection, model: str, min_confidence: float, crop_pad: float) -> None:
     landmarkers: dict[int, Landmarker] = {}
     try:
         while True:
@@ -35,10 +34,12 @@ def _serve(conn: Connection, model: str, hands_per_seat: int, min_confidence: fl
             if jobs is None:
                 break
             out = {}
-            for seat, pixels, crop, size, t, restart in jobs:
+            for seat, pixels, crop, size, t, restart, hands in jobs:
+                if seat in landmarkers and landmarkers[seat].num_hands != hands:
+                    landmarkers.pop(seat).close()  # a crowded seat looks for two hands
                 if seat not in landmarkers:
                     landmarkers[seat] = Landmarker(
-                        model, hands_per_seat, min_confidence, crop_pad  # type: ignore[arg-type]
+                        model, hands, min_confidence, crop_pad  # type: ignore[arg-type]
                     )
                 elif restart:
                     landmarkers[seat].restart()
@@ -59,7 +60,7 @@ class ParallelSeatTracker(SeatTracker):
         self._conn, child = ctx.Pipe()
         self._proc = ctx.Process(
             target=_serve,
-            args=(child, self.model, self.hands_per_seat, self.min_confidence, self.crop_pad),
+            args=(child, self.model, self.min_confidence, self.crop_pad),
             daemon=True,
         )
         self._proc.start()
@@ -83,7 +84,7 @@ class ParallelSeatTracker(SeatTracker):
             seat = self._seats[s]
             c = seat.crop
             jobs.append((s, frame.image[c.y0 : c.y1, c.x0 : c.x1].copy(), c, (w, h), frame.t,
-                         seat.restart))
+                         seat.restart, self.seat_hands(s)))
             seat.restart = False
         if jobs:
             self._conn.send(jobs)

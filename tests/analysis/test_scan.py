@@ -121,15 +121,20 @@ class _ScriptedTracker:
                  log: list[tuple[float, int]], gate: bool = False) -> None:
         self.script, self.hands_per_seat, self.log = script, hands_per_seat, log
         self.kind = 0 if gate else hands_per_seat
+        self.active: set[int] = set()
+        #: the active seats each frame was tracked with
+        self.actives: list[tuple[float, set[int]]] = []
 
     def update(self, frame) -> dict[int, list[object]]:
         self.log.append((frame.t, self.kind))
+        self.actives.append((frame.t, set(self.active)))
         return {seat: [object()] * min(hands, self.hands_per_seat)
                 for seat, hands, _, start, end in self.script if start <= frame.t < end}
 
     def reset(self) -> None: ...
 
-    def set_active(self, seats: set[int]) -> None: ...
+    def set_active(self, seats: set[int]) -> None:
+        self.active = set(seats)
 
     def close(self) -> None: ...
 
@@ -139,16 +144,19 @@ def _guns_at(script: list[tuple[int, int, bool, float, float]], t: float) -> lis
 
 
 def _scripted_scan(script: list[tuple[int, int, bool, float, float]], sample_clip: Path,
-                   tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[tuple[float, int]]:
-    """Scan the head of a real clip with scripted trackers and gun readings; the trackers' log.
+                   tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                   trackers: list[_ScriptedTracker] | None = None) -> list[tuple[float, int]]:
+    """Scan the head of a real clip with scripted trackers and gun readings; the trackers' log
+    (and the trackers made, into ``trackers``).
     The seats holding the gun are the script's, both when a frame is fed
     (``SeatStages.update``) and when night falls (``SeatStages.gun_seats``)."""
     import mafiavision.analysis.scan as scan_module
 
     log: list[tuple[float, int]] = []
+    made: list[_ScriptedTracker] = []
     monkeypatch.setattr(scan_module, "make_tracker",
-                        lambda *a, hands_per_seat, gate=False, **k: _ScriptedTracker(
-                            script, hands_per_seat, log, gate))
+                        lambda *a, hands_per_seat, gate=False, **k: made.append(
+                            _ScriptedTracker(script, hands_per_seat, log, gate)) or made[-1])
     monkeypatch.setattr(scan_module.SeatStages, "update",
                         lambda self, t, hands, timeline: _guns_at(script, t))
     monkeypatch.setattr(scan_module.SeatStages, "gun_seats",
@@ -156,6 +164,8 @@ def _scripted_scan(script: list[tuple[int, int, bool, float, float]], sample_cli
     clip = head(sample_clip, tmp_path / "head.mp4", 3.0)
     table = Table.load(sample_clip.with_name(sample_clip.stem + ".table.json"))
     scan(probe(clip), table, ScanConfig())
+    if trackers is not None:
+        trackers.extend(made)
     return log
 
 
@@ -207,3 +217,33 @@ def test_night_falls_with_the_tracker_the_hunt_rule_picks(
     at = next(i for i, (t, kind) in enumerate(log) if kind == 0 and t >= 0.7)
     skipped = {kind for t, kind in log[at + 1:] if t < log[at][0]}
     assert skipped == ({1} if one_hand else {2}), name
+
+
+@pytest.mark.parametrize(
+    ("name", "script", "late"),
+    [
+        # seat, hands raised, showing the gun, from, to (s); the day looks at 0, 0.5, 1.0 s
+        ("a third gun rises after the day's look at 0.5 s and is gone at 1.0 s",
+         [(3, 1, True, 0.6, 3.0), (7, 1, True, 0.6, 3.0), (5, 1, True, 0.75, 0.95)], 5),
+        ("a leader's two hands and a neighbour's hand between the day's looks",
+         [(2, 2, False, 0.7, 3.0), (8, 1, False, 0.8, 0.95)], 8),
+    ],
+)
+def test_a_hand_found_in_the_frames_taken_back_is_active_from_the_next_one(
+    sample_clip: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str,
+    script: list[tuple[int, int, bool, float, float]], late: int,
+) -> None:
+    """When night falls, the frames the day skipped are tracked by the night's tracker; a hand
+    first found in one of them (not in the day's frame that made night fall) makes its seat
+    active from the next frame taken back on, not only at the night's first new frame
+    (session 58: on ``v78_kharkiv_first_hit_en`` the back-of-hand gun at seat 6, found at
+    3.10 s, was examined in 2 of the 9 frames taken back and its first-number shot was lost)."""
+    trackers: list[_ScriptedTracker] = []
+    _scripted_scan(script, sample_clip, tmp_path, monkeypatch, trackers)
+    start = next(s for seat, _, _, s, _ in script if seat == late)
+    night = next(tr for tr in trackers if tr.kind and any(
+        start < t < 1.0 for t, _ in tr.actives))
+    back = [(t, active) for t, active in night.actives if start < t < 1.0]
+    first = next(i for i, (t, _) in enumerate(back) if t >= start)
+    assert all(late in active for _, active in back[first + 1:]), name
+    assert len(back) - first >= 2, name

@@ -395,3 +395,26 @@ def test_a_hand_locked_on_a_fist_reading_is_found_afresh(
                               > 0.5) for o in fresh]
     assert len(late) >= 8
     assert (np.mean(late) > 0.8) if reads_gun else (np.mean(late) < 0.2), late
+
+
+@pytest.mark.parametrize(
+    ("kind", "hands_per_seat"),
+    [(SeatTracker, 1), (SeatTracker, 2), (ParallelSeatTracker, 1)],
+)
+def test_a_one_hand_seat_holding_its_neighbours_hand_looks_for_two(
+    table_frame: MakeFrame, photo: Photo, kind: type[SeatTracker], hands_per_seat: int
+) -> None:
+    """Seat 1's region covers cells 5 and 6, seat 2's cells 6 and 7; seat 1's own hand is in
+    cell 5, seat 2's in cell 6 (nearer seat 2's centre). Seat 1's one-hand landmarker takes
+    seat 2's hand, which goes to seat 2; seat 1 then looks for two hands and finds its own, as
+    a two-hand tracker does (session 58: at the hunt's tracker switch a seat's one-hand
+    landmarker followed the neighbour's gun for the rest of the night)."""
+    table = from_boxes([(0.0, 0.34, 0.5, 0.66), (0.25, 0.34, 0.75, 0.66)], SIZE)
+    table.regions[0] = table.regions[0].model_copy(update={"toward": (-1.0, 0.0)})
+    table.regions[1] = table.regions[1].model_copy(update={"toward": (1.0, 0.0)})
+    image = table_frame({5: photo("2", 20), 6: photo("5", 50)})
+    with kind(table, hands_per_seat=hands_per_seat, gate=False) as tracker:
+        out = _run(tracker, [image] * 6)
+    cell = SIZE[0] / 4
+    assert [o.landmarks[9, 0] * SIZE[0] < cell for o in out[-1].get(1, [])] == [True]
+    assert [o.landmarks[9, 0] * SIZE[0] > cell for o in out[-1].get(2, [])] == [True]
