@@ -388,6 +388,12 @@ class _Seat:
     restart: bool = False  # its landmarker is to find the hands afresh on its next run
     crowded: bool = False  # its one-hand landmarker held another seat's hand: it looks for two
 
+    def drop_landmarker(self) -> None:
+        """Close the seat's landmarker; its next run makes a new one."""
+        if self.landmarker is not None:
+            self.landmarker.close()
+            self.landmarker = None
+
 
 class SeatTracker:
     """Tracks the raised hands of every seat of a :class:`Table`, frame by frame.
@@ -475,7 +481,7 @@ class SeatTracker:
 
     def seat_hands(self, number: int) -> int:
         """The hands seat ``number``'s landmarker looks for (two at a crowded seat)."""
-        return max(2, self.hands_per_seat) if self._seats[number].crowded else self.hands_per_seat
+        return 2 if self._seats[number].crowded else self.hands_per_seat
 
     def _landmarker(self, number: int) -> Landmarker:
         """The seat's landmarker, made at its first use."""
@@ -590,9 +596,7 @@ class SeatTracker:
             kept = found.get(number, [])
             if not any(d is k for d in dets for k in kept):
                 seat.crowded = True
-                if seat.landmarker is not None:
-                    seat.landmarker.close()
-                    seat.landmarker = None
+                seat.drop_landmarker()
 
     def _woken(self, frame: Frame, due: set[int]) -> list[int]:
         """The inactive seats not due in ``frame`` whose crop changed since the landmarker last
@@ -624,9 +628,7 @@ class SeatTracker:
             seat.saw_hand = False
             if seat.crowded:
                 seat.crowded = False
-                if seat.landmarker is not None:
-                    seat.landmarker.close()
-                    seat.landmarker = None
+                seat.drop_landmarker()
         self._patches.reset()
 
     def close(self) -> None:
@@ -635,9 +637,7 @@ class SeatTracker:
 
     def _release(self) -> None:
         for seat in self._seats.values():
-            if seat.landmarker is not None:
-                seat.landmarker.close()
-                seat.landmarker = None
+            seat.drop_landmarker()
 
     def __enter__(self) -> SeatTracker:
         return self
