@@ -15,7 +15,10 @@ How a member's shots become an observation (``Config`` holds every threshold):
   (confidence = the share of frames the hand was seen, since an unseen squeeze cannot be ruled
   out); seen less → ``not_seen`` (always a question);
 * two or more shots → ``multiple``; shots below ``sure`` confidence beside one or more
-  sure ones are left out (the likelier reading) and asked about;
+  sure ones are left out (the likelier reading) and asked about, unless one lies in the number
+  window of a sure one: two squeezes on one number are a double, the rules' miss (a squeeze
+  read weak beside a sure one on the same number is the double's lighter squeeze more often
+  than noise: validation set 79's ``romanian_double_en``, seat 7's 59 % beside its 91 %);
 * one shot at time *t*: the number window containing *t* gives the seat (the windows' contract:
   ``[onset_k + lead, onset_{k+1} + lead)``); it is ``between`` instead when *t* lies within
   ``between_gap`` of a boundary between two consecutive windows but before the next number's
@@ -293,17 +296,22 @@ def _finding(
         for s in sorted(shots, key=lambda s: s.t)
     )
     doubts: list[str] = []
-    # Weak shots beside strong ones are not counted (the likelier reading) but are asked about.
+    # Weak shots beside strong ones are not counted (the likelier reading) but are asked about,
+    # except in the number window of a strong one: two squeezes on one number (a double).
     strong = [s for s in shots if s.confidence >= config.sure]
     # The chance that a left-out squeeze was a real shot caps the finding's confidence.
     cap = 1.0
     if strong and len(strong) < len(shots):
+        ordered = sorted(hunt.windows, key=lambda w: w.start)
+        doubled = {_inside(s.t, ordered) for s in strong} - {None}
+        kept = [s for s in shots
+                if s.confidence >= config.sure or _inside(s.t, ordered) in doubled]
         for weak in shots:
-            if weak.confidence < config.sure:
+            if weak not in kept:
                 doubts.append(f"seat {seat}: a weak squeeze at {weak.t:.2f} s "
                               f"({weak.confidence:.0%}) was not counted as a shot")
                 cap = min(cap, 1.0 - weak.confidence)
-        shots = strong
+        shots = kept
     if not shots:
         if seen < config.min_seen:
             return MemberFinding(
