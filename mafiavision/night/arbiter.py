@@ -16,9 +16,10 @@ How a member's shots become an observation (``Config`` holds every threshold):
   out); seen less → ``not_seen`` (always a question);
 * two or more shots → ``multiple``; shots below ``sure`` confidence beside one or more
   sure ones are left out (the likelier reading) and asked about, unless one lies in the number
-  window of a sure one: two squeezes on one number are a double, the rules' miss (a squeeze
-  read weak beside a sure one on the same number is the double's lighter squeeze more often
-  than noise: validation set 79's ``romanian_double_en``, seat 7's 59 % beside its 91 %);
+  window of a sure one: two squeezes on one number are a double, the rules' miss (session 59:
+  in the analyses of the seen sets 79–82 the one weak shot on a sure one's number was a double's
+  lighter squeeze, set 79's ``romanian_double_en`` seat 7, 59 % beside 91 %; the weak ones left
+  out, set 79's seat 10 at 61 % and 66 %, lay on later numbers and were false);
 * one shot at time *t*: the number window containing *t* gives the seat (the windows' contract:
   ``[onset_k + lead, onset_{k+1} + lead)``); it is ``between`` instead when *t* lies within
   ``between_gap`` of a boundary between two consecutive windows but before the next number's
