@@ -117,6 +117,8 @@ def trace(clip: Path, table_path: Path, seats: set[int], start: float, end: floa
         return event
 
     def traced_looks(self: Any, reading: Any, t: float) -> list[Any]:
+        if not watched(self.seat, t):
+            return looks(self, reading, t)
         was = self._look.squeeze
         waiting = {id(w): w for w in self._look_waiting}
         before = {key: (self._near_shot(sq.start, sq.end, self._shot_times),
@@ -125,8 +127,6 @@ def trace(clip: Path, table_path: Path, seats: set[int], start: float, end: floa
                              if sq.start - self.config.smooth <= u <= sq.end), default=None))
                   for key, (sq, _) in waiting.items()}
         done = looks(self, reading, t)
-        if not watched(self.seat, t):
-            return done
         if was is not None and self._look.squeeze is None:
             say(f"{t:7.2f}  seat {self.seat:2}  look: squeeze {was[0]:.2f}-{t:.2f} ends, "
                 f"gun {'yes' if self._look_gun else 'no'}, joints rose {self._look_depth:.0f} "
