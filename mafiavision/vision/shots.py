@@ -479,6 +479,8 @@ class ShotDetector:
         #: extent) since that shot's release.
         self._reopened = True
         self._last_seen: float | None = None
+        #: the last fresh frame before a bridged gap, on the first fresh frame after it
+        self._back_from: float | None = None
         self._last_image: np.ndarray | None = None  # the last fresh frame's image landmarks
         #: The tracker's id of the hand the detector follows (None: none yet / untracked input).
         self.track: int | None = None
@@ -609,11 +611,13 @@ class ShotDetector:
         reading = shot_reading(obs)
         fresh = reading is not None and not reading.held
         gap = None if self._last_seen is None else t - self._last_seen
-        if gap is not None and gap > cfg.max_gap and not self._bridged(
-            reading if fresh else None, gap
-        ):
-            done = self._lost()
-            self._restart()  # the hand was away too long: abort, build a new baseline
+        self._back_from = None
+        if gap is not None and gap > cfg.max_gap:
+            if not self._bridged(reading if fresh else None, gap):
+                done = self._lost()
+                self._restart()  # the hand was away too long: abort, build a new baseline
+            elif fresh and self._squeeze is None:
+                self._back_from = self._last_seen
         if reading is None or reading.held:
             return done  # no fresh landmarks (a held observation repeats the last ones)
         self._last_seen = t
@@ -631,11 +635,16 @@ class ShotDetector:
 
     def _bridged(self, reading: Reading | None, gap: float) -> bool:
         """Whether a gap of ``gap`` seconds (longer than ``max_gap``) since the last fresh frame
-        leaves a squeeze of the joints in progress open: for at most ``squeeze_gap`` seconds,
-        waiting (``reading`` None: still no fresh hand) or ended by a fresh hand whose palm
-        lies within one hand size (:func:`box_side`) of its last fresh place."""
-        if self._squeeze is None or gap > self.config.squeeze_gap:
+        keeps the detector's state, a squeeze of the joints in progress or the baseline of a
+        hand with no shot waiting: for at most ``squeeze_gap`` seconds, waiting (``reading``
+        None: still no fresh hand) or ended by a fresh hand whose palm lies within one hand
+        size (:func:`box_side`) of its last fresh place. A network may lose a palm as it folds
+        (set 81's dim triad palm at seat 4): the squeeze then starts on the first frame back,
+        and is dated from the last frame before the gap (:meth:`_joints`)."""
+        if gap > self.config.squeeze_gap:
             return False
+        if self._squeeze is None and self._pending is not None:
+            return False  # a released shot must see the hand stay, not come back
         if reading is None:
             return True
         image, last = reading.landmarks, self._last_image
@@ -685,7 +694,8 @@ class ShotDetector:
                 and (total >= on or now <= cfg.fold * extent)
                 and self._showed_gun()
             ):
-                self._squeeze = _Squeeze(t, baseline, on, each, t, total, rise.copy(), extent,
+                start = t if self._back_from is None else self._back_from
+                self._squeeze = _Squeeze(start, baseline, on, each, t, total, rise.copy(), extent,
                                          now, self._fired, self._reopened, box=self._quiet_box())
                 self._squeeze.see(_Frame.of(reading, raw))
             else:

@@ -1106,6 +1106,41 @@ def test_a_squeeze_in_progress_survives_a_short_gap_if_the_hand_comes_back_in_pl
 
 
 @pytest.mark.parametrize(
+    ("lost", "moved", "shots"),
+    [
+        # lost as it folds, back in place as it opens (0.1 s of squeeze seen after the gap,
+        # under min_duration: the squeeze is dated from the last frame before the gap)
+        (0.33, 0.0, 1),
+        (0.33, 0.5, 1),  # back half a hand size away: the same hand
+        (0.33, 2.0, 0),  # back two hand sizes away: a new hand, its baseline rebuilt folded
+        (0.45, 0.0, 0),  # longer than squeeze_gap: the hand left, its baseline rebuilt folded
+    ],
+)
+def test_a_hand_lost_as_its_squeeze_starts_keeps_its_baseline_if_it_comes_back_in_place(
+    hands: dict[str, np.ndarray], lost: float, moved: float, shots: int
+) -> None:
+    """Regression (v81_triad_first_hits_dim_ru seat 4, a dim palm: the landmarker lost the hand
+    for 0.26 s as it began to fold, so the detector restarted and rebuilt its baseline from the
+    folded fingers). A gap of at most ``squeeze_gap`` with no squeeze started keeps the baseline
+    when the palm comes back within one hand size of its last place; the squeeze that starts on
+    the first frame back is dated from the last frame before the gap."""
+    spec = SequenceSpec(
+        5.0, index=lambda t: 0.8 * bump(t, 2.5, 0.4), middle=lambda t: 0.8 * bump(t, 2.5, 0.4),
+        hidden=((2.45, 2.45 + lost),), image=True,
+    )
+    frames = build(spec, hands["victory"], hands["fist"], np.random.default_rng(6))
+    side = np.ptp(next(o for _, o in frames if o is not None).landmarks[:, :2], axis=0).max()
+    shift = np.array([moved * side, 0.0, 0.0])
+    frames = [
+        (t, o if o is None or t < 2.45 else replace(o, landmarks=o.landmarks + shift))
+        for t, o in frames
+    ]
+    events = run(frames)
+    assert len(events) == shots, events
+    assert all(2.45 + lost <= e.t <= 2.9 for e in events), events
+
+
+@pytest.mark.parametrize(
     ("flipped", "shots"),
     [
         ((), 1),  # every frame upright: the squeeze is a shot
