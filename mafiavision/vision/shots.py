@@ -73,7 +73,10 @@ a :class:`ShotEvent` only if
   does not abort a squeeze in progress: at most ``squeeze_gap`` long, ended by the hand back
   where it was (its palm within one hand size of its last place) — a network may lose a palm
   for a few frames at its deepest (session 45: validation set 56's romanian_still_dim_ru seat
-  8, held 0.28 s at the squeeze).
+  8, held 0.28 s at the squeeze). Nor does such a gap before any squeeze started, unless a
+  released shot waits for the hand to stay: the baseline is kept, and a squeeze that starts on
+  the first frame back is dated from the last frame before the gap (session 60: set 81's
+  triad_first_hits_dim_ru seat 4, a palm lost for 0.26 s as it began to fold).
 * no fresh reading since it started was upside down: its wrist above its index and middle
   knuckles in the image (:func:`upside_down`). A raised hand at the table points its fingers
   up; a network that reads it upside down has misread it, so the squeeze its landmarks were
@@ -299,6 +302,7 @@ class ShotConfig:
     #: A squeeze of the joints in progress survives a gap of at most this many seconds when the
     #: hand comes back where it was: a network may lose a palm at its deepest for a few frames.
     #: Chosen on the seen sets 53–56 and the samples (0.6 s added 3 false shots; session 45).
+    #: So does the baseline of a hand with no squeeze started and no shot waiting (session 60).
     squeeze_gap: float = 0.4
     #: The hand folded when its extent across the camera (:func:`_extent`) fell to this share
     #: of its baseline during the squeeze. Tuned on ``scripts/eval_shots.py`` (seed 2, 60 clips
