@@ -526,6 +526,14 @@ class ShotDetector:
         self._ended = None
         self._fired = None
         self._reopened = True
+        self._restart_pixels()
+
+    def _restart_pixels(self) -> None:
+        """Restart the fingers' look and fold (their baselines, waiting squeezes and peaks) and
+        the time the hand has been seen since: a hand back after a gap is judged by its pixels
+        only once seen steady again (``FoldConfig.steady``; session 60: set 83's
+        triad_double_hit_dim_ru seat 11, a fist opening to a count after a gap of 0.33 s, gave
+        a fold peak when the look kept its baseline over the gap)."""
         self._look.reset()
         self._look_waiting = []
         self._fold_scores.clear()
@@ -622,6 +630,7 @@ class ShotDetector:
                 self._restart()  # the hand was away too long: abort, build a new baseline
             elif fresh and self._squeeze is None:
                 self._back_from = self._last_seen
+                self._restart_pixels()  # only the joints' baseline is kept over the gap
         if reading is None or reading.held:
             return done  # no fresh landmarks (a held observation repeats the last ones)
         self._last_seen = t

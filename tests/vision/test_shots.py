@@ -759,6 +759,13 @@ LOOK_CUTS = {
        " a back-of-hand gun raised at 3.2 s, squeezed once at 10.34 s (0.35 s); from 8.8 s the"
        " fingers' look changes and holds, so at 10.0 s it drops its baseline and rebuilds it"
        " from the frames of the squeeze",
+    9: "validation set 81's v81_triad_first_hits_dim_ru (both networks' landmarks), seat 4,"
+       " 27.5-32.0 s: a palm-side gun in a dim room squeezed once at 30.48 s; the landmarker"
+       " holds the hand 0.26 s as it begins to fold, reads it folded in one fresh frame, then"
+       " open again",
+    10: "validation set 83's v83_triad_double_hit_dim_ru (both networks' landmarks), seat 11,"
+        " 44.5-49.0 s: a fist raised for a check, held by the landmarker 0.33 s, then opened"
+        " to show a number; no squeeze",
 }
 
 
@@ -789,6 +796,23 @@ def test_the_fingers_pixels_find_a_back_of_hand_squeeze_the_joints_miss(
     assert (len(events) - len(extra), len(extra)) == (found, false), (LOOK_CUTS[cut], events)
     assert len(hits) == found, (LOOK_CUTS[cut], events)
     assert all(e.source == source for e in events if e not in extra), events
+
+
+@pytest.mark.parametrize(("cut", "found"), [(9, 1), (10, 0)])
+def test_a_hand_back_after_a_short_gap_keeps_its_joints_baseline_and_restarts_its_pixels(
+    cut: int, found: int
+) -> None:
+    """Regression on LOOK_CUTS[9] and [10] (sets 81 and 83, read in sessions 59 and 60): a gap
+    of at most ``squeeze_gap`` with no squeeze started keeps the joints' baseline when the hand
+    comes back in place, so the squeeze the landmarker lost as it began (cut 9) is found, dated
+    from the last frame before the gap (before session 60 the detector restarted and rebuilt its
+    baseline from the folded frame: no shot). The fingers' look and fold restart as before: a
+    fist opening to a number after the gap (cut 10) gave a false fold shot when they kept their
+    baselines over it."""
+    events, peaks = replay_cut(cut, ShotConfig(), LOOKED)
+    hits, extra = score(events, peaks)
+    assert (len(hits), extra) == (found, []), (LOOK_CUTS[cut], events)
+    assert [e.source for e in events] == ["joints"] * found, events
 
 
 @pytest.mark.parametrize(
