@@ -1095,6 +1095,21 @@ def test_a_fold_peak_is_released_within_its_time_scored_or_not(
     assert all(e.t == 10.0 and e.source == "fold" for _, e in fired), fired
 
 
+def _squeeze_with_gap(hands: dict[str, np.ndarray], width: float, gap: float, lost: float,
+                      moved: float) -> list[tuple[float, Observation | None]]:
+    """A victory hand squeezed once at 2.5 s for ``width`` seconds, lost from ``gap`` for
+    ``lost`` seconds and back ``moved`` hand sizes away from its last place."""
+    spec = SequenceSpec(
+        5.0, index=lambda t: 0.8 * bump(t, 2.5, width),
+        middle=lambda t: 0.8 * bump(t, 2.5, width), hidden=((gap, gap + lost),), image=True,
+    )
+    frames = build(spec, hands["victory"], hands["fist"], np.random.default_rng(6))
+    side = np.ptp(next(o for _, o in frames if o is not None).landmarks[:, :2], axis=0).max()
+    shift = np.array([moved * side, 0.0, 0.0])
+    return [(t, o if o is None or t < gap else replace(o, landmarks=o.landmarks + shift))
+            for t, o in frames]
+
+
 @pytest.mark.parametrize(
     ("lost", "moved", "shots"),
     [
@@ -1113,18 +1128,7 @@ def test_a_squeeze_in_progress_survives_a_short_gap_if_the_hand_comes_back_in_pl
     A gap over ``max_gap`` no longer aborts a squeeze in progress when it is at most
     ``squeeze_gap`` and the hand's palm comes back within one hand size (``moved``: how far it
     comes back, in hand sizes) of its last place."""
-    spec = SequenceSpec(
-        5.0, index=lambda t: 0.8 * bump(t, 2.5, 0.6), middle=lambda t: 0.8 * bump(t, 2.5, 0.6),
-        hidden=((2.75, 2.75 + lost),), image=True,
-    )
-    frames = build(spec, hands["victory"], hands["fist"], np.random.default_rng(6))
-    side = np.ptp(next(o for _, o in frames if o is not None).landmarks[:, :2], axis=0).max()
-    shift = np.array([moved * side, 0.0, 0.0])
-    frames = [
-        (t, o if o is None or t < 2.75 else replace(o, landmarks=o.landmarks + shift))
-        for t, o in frames
-    ]
-    events = run(frames)
+    events = run(_squeeze_with_gap(hands, 0.6, 2.75, lost, moved))
     assert len(events) == shots, events
     assert all(abs(e.t - 2.8) <= 0.3 for e in events), events
 
@@ -1148,18 +1152,7 @@ def test_a_hand_lost_as_its_squeeze_starts_keeps_its_baseline_if_it_comes_back_i
     folded fingers). A gap of at most ``squeeze_gap`` with no squeeze started keeps the baseline
     when the palm comes back within one hand size of its last place; the squeeze that starts on
     the first frame back is dated from the last frame before the gap."""
-    spec = SequenceSpec(
-        5.0, index=lambda t: 0.8 * bump(t, 2.5, 0.4), middle=lambda t: 0.8 * bump(t, 2.5, 0.4),
-        hidden=((2.45, 2.45 + lost),), image=True,
-    )
-    frames = build(spec, hands["victory"], hands["fist"], np.random.default_rng(6))
-    side = np.ptp(next(o for _, o in frames if o is not None).landmarks[:, :2], axis=0).max()
-    shift = np.array([moved * side, 0.0, 0.0])
-    frames = [
-        (t, o if o is None or t < 2.45 else replace(o, landmarks=o.landmarks + shift))
-        for t, o in frames
-    ]
-    events = run(frames)
+    events = run(_squeeze_with_gap(hands, 0.4, 2.45, lost, moved))
     assert len(events) == shots, events
     assert all(2.45 + lost <= e.t <= 2.9 for e in events), events
 
