@@ -149,6 +149,12 @@ def _patch(data: dict[str, np.ndarray], i: int) -> np.ndarray | None:
     return data["patch"][i]
 
 
+def seen_at(data: dict[str, np.ndarray], by_time: dict[float, list[int]], seat: int, t: float
+            ) -> list[_Seen]:
+    """The hands recorded at ``seat`` at time ``t`` (``by_time``: :func:`_by_time` of ``data``)."""
+    return _seen(data, [i for i in by_time.get(t, []) if data["seat"][i] == seat], seat, t)
+
+
 def _by_time(data: dict[str, np.ndarray]) -> dict[float, list[int]]:
     by_time: dict[float, list[int]] = {}
     for i, t in enumerate(data["t"]):
@@ -278,8 +284,7 @@ def replay_until(data: dict[str, np.ndarray], by_time: dict[float, list[int]], s
     events: list[ShotEvent] = []
     for t in (float(t) for t in data["times"]):
         if start <= t <= cut:
-            hands = _seen(data, [i for i in by_time.get(t, []) if data["seat"][i] == seat],
-                          seat, t)
+            hands = seen_at(data, by_time, seat, t)
             events += detector.update(continuing_hand(hands, detector.track), t)
     return events + detector.update(None, cut + config.max_gap + 1e-3)
 

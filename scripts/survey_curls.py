@@ -83,8 +83,7 @@ def seat_frames(data: dict[str, np.ndarray], seat: int
     shots: list[float] = []
     recent: list[tuple[float, float]] = []
     for t in map(float, data["times"]):
-        rows = [i for i in by_time.get(t, []) if data["seat"][i] == seat]
-        pick = continuing_hand(replay._seen(data, rows, seat, t), detector.track)
+        pick = continuing_hand(replay.seen_at(data, by_time, seat, t), detector.track)
         reading = shot_reading(pick)
         shots += [e.t for e in detector.update(pick, t)]
         if reading is None or reading.held or (
