@@ -766,6 +766,10 @@ LOOK_CUTS = {
     10: "validation set 83's v83_triad_double_hit_dim_ru (both networks' landmarks), seat 11,"
         " 44.5-49.0 s: a fist raised for a check, held by the landmarker 0.33 s, then opened"
         " to show a number; no squeeze",
+    11: "validation set 84's v84_triad_first_hits_dim_en (both networks' landmarks), seat 10,"
+        " 2.4-5.0 s: a back-of-hand gun in a dim room, seen from 2.89 s and squeezed once at"
+        " 3.72 s on the first number called; the fold scores it 20.6 at 3.63 s, 0.74 s after"
+        " the hand was first seen",
 }
 
 
@@ -813,6 +817,20 @@ def test_a_hand_back_after_a_short_gap_keeps_its_joints_baseline_and_restarts_it
     hits, extra = score(events, peaks)
     assert (len(hits), extra) == (found, []), (LOOK_CUTS[cut], events)
     assert [e.source for e in events] == ["joints"] * found, events
+
+
+@pytest.mark.parametrize(("steady", "found"), [(FoldConfig().steady, 1), (0.9, 0)])
+def test_a_squeeze_on_the_first_number_soon_after_the_hand_is_seen_is_a_shot(steady: float,
+                                                                            found: int) -> None:
+    """Regression on LOOK_CUTS[11] (set 84, read in session 61): the first number is called
+    0.8 s after the back-of-hand gun came into view; the joints' rise stays under what they
+    ask of it, and the fold's peak came 0.74 s after the hand was first seen, which the fold's
+    former ``steady`` of 0.9 s held off. Nothing else in the cut is a shot."""
+    config = replace(ShotConfig(), finger_fold=replace(FoldConfig(), steady=steady))
+    events, peaks = replay_cut(11, config, LOOKED)
+    hits, extra = score(events, peaks)
+    assert (len(hits), len(extra)) == (found, 0), (LOOK_CUTS[11], events)
+    assert [e.source for e in events] == ["fold"] * found, events
 
 
 @pytest.mark.parametrize(
