@@ -195,7 +195,8 @@ class FoldConfig:
     #: look's baseline forms from 0.4 s). Session 62 (`steady62`): 0.9 held off the fold's
     #: peaks of three first-number squeezes of the seen sets 81-84, 0.74-0.83 s after the hand
     #: came into view; their replays with 0.6 and with 0.4 found those three and no other
-    #: shot, true or false, and the samples read the same.
+    #: shot, true or false, and the samples read the same. Its analyses of the seen sets 81-84
+    #: found two shots more (two verdicts), and the blind set 85 one more (shipped by its rule).
     steady: float = 0.6
     apart: float = 0.6
     #: A squeeze of the fingers' look, or a squeeze of the joints whose rise stays under
