@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from eval_sample_gestures import _by_time, _seen  # noqa: E402
+from eval_sample_gestures import _by_time, seen_at  # noqa: E402
 
 from mafiavision.analysis.seats import checks_gun  # noqa: E402
 from mafiavision.vision.gestures import classify_hand  # noqa: E402
@@ -59,10 +59,8 @@ def read_clip(clip: Path, cache: Path, model: str, tally: defaultdict[str, Count
     floor = ShotConfig().open_floor
     by_time = _by_time(data)
     for t in data["times"]:
-        rows = by_time.get(float(t), [])
         for seat, kind in kinds_at(truth, float(t)).items():
-            hand = continuing_hand(_seen(data, [i for i in rows if data["seat"][i] == seat],
-                                         seat, float(t)), None)
+            hand = continuing_hand(seen_at(data, by_time, seat, float(t)), None)
             if hand is None or hand.held:
                 continue
             tally[kind].update(frames=1,

@@ -170,9 +170,7 @@ def replay(data: dict[str, np.ndarray], seats: list[int], config: ShotConfig) ->
     number_events: dict[int, list] = {s: [] for s in seats}
     by_time = _by_time(data)
     for t in data["times"]:
-        rows = by_time.get(float(t), [])
-        seen = {seat: _seen(data, [i for i in rows if data["seat"][i] == seat], seat, float(t))
-                for seat in seats}
+        seen = {seat: seen_at(data, by_time, seat, float(t)) for seat in seats}
         poses = classify_seats(seen)
         for seat, hands in seen.items():
             # the hand continuing the detector's track, as the CLI and the night pipeline feed it

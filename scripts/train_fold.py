@@ -45,7 +45,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from eval_sample_gestures import _by_time, _seen  # noqa: E402
+from eval_sample_gestures import _by_time, seen_at  # noqa: E402
 
 from mafiavision.vision.fold import (  # noqa: E402
     MODEL_PATH,
@@ -74,9 +74,8 @@ def trace_clip(data: dict[str, np.ndarray], truth: dict, pool: int, positive: fl
         d.fold_trace = []
     by_time = _by_time(data)
     for t in data["times"]:
-        rows = by_time.get(float(t), [])
         for seat, det in detectors.items():
-            hands = _seen(data, [i for i in rows if data["seat"][i] == seat], seat, float(t))
+            hands = seen_at(data, by_time, seat, float(t))
             det.update(continuing_hand(hands, det.track), float(t))
     bends = {b["seat"]: b for b in truth["bends"]}
     features, labels = [], []
