@@ -11,6 +11,8 @@ and each frame from ``--from``:
   hand the shot detector follows;
 - the detector's baseline while no squeeze is open: index+middle baseline curls, the threshold a
   squeeze must rise by (``on``) and whether the hand showed the gun;
+- the fold's score of each frame it scored (:class:`~mafiavision.vision.fold.FoldConfig`: a
+  peak from its threshold is a shot once released);
 - each squeeze of the joints when it starts and when it is judged, with the figures the judgement
   reads (peak and threshold, each finger's rise, the hand's least extent against its baseline,
   the fingers read folded, the curls' correlation, both networks rising, the fold agreeing);
@@ -95,6 +97,10 @@ def trace(clip: Path, table_path: Path, seats: set[int], start: float, end: floa
                 base, on, _ = self._baseline()
                 say(f"{t:7.2f}  seat {self.seat:2}  baseline {base[0]:.0f}+{base[1]:.0f} on "
                     f"{on:.0f} gun {'yes' if self._showed_gun() else 'no'}")
+            scores = self._fold_scores
+            if scores and scores[-1][0] == t:
+                say(f"{t:7.2f}  seat {self.seat:2}  fold {scores[-1][1]:.1f} (shot from "
+                    f"{self.config.finger_fold.threshold:g})")
         for shot in done:
             if shot.seat in seats:
                 say(f"{t:7.2f}  seat {shot.seat:2}  SHOT at {shot.t:.2f} ({shot.source}, depth "

@@ -61,6 +61,16 @@ def test_it_shows_the_judged_squeeze_and_the_shot_at_the_truth(
     assert [abs(float(m.group(1)) - peak) <= 0.25 for m in shots] == [True]
 
 
+def test_it_prints_the_folds_score_of_the_seats_frames(
+    traced: tuple[int, float, list[str]],
+) -> None:
+    seat, _, lines = traced
+    folds = _times(lines, r"^\s*([\d.]+)\s+seat\s+(\d+)\s+fold (-?[\d.]+) \(shot from ([\d.]+)\)")
+    assert len(folds) >= 10  # the hand is seen fresh and scored through most of the span
+    assert {int(m.group(2)) for m in folds} == {seat}
+    assert len({m.group(3) for m in folds}) > 1  # a score per frame, not one figure repeated
+
+
 def test_it_restores_the_detector() -> None:
     before = (ShotDetector.update, ShotDetector._judge, ShotDetector._looks)
     tracer.trace(CLIP, TABLE, {1}, 0.0, 0.3, lambda _: None)
